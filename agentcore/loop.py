@@ -1,0 +1,215 @@
+"""The run loop as a small typed state machine: ModelTurn -> ToolTurn -> ModelTurn ... -> Finish.
+
+Each step is a short coroutine that returns the next step. The `Run` object holds the state; the Agent supplies
+model, toolset, hooks and policies. Nothing here blocks the event loop: models and sync tools run in threads.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from agentcore import prompting
+from agentcore.context import RunContext
+from agentcore.errors import ContextOverflowError, ModelError, ModelRetry
+from agentcore.events import Event, ModelCalled, Notice, ToolCalled
+from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
+from agentcore.policy import CallModel, Veto
+from agentcore.result import Ledger, RunStatus, Step
+
+if TYPE_CHECKING:
+    from agentcore.agent import Agent
+
+
+@dataclass(slots=True)
+class Run:
+    """Mutable state of one run."""
+
+    agent: Agent[Any, Any]
+    ctx: RunContext[Any]
+    specs: tuple[ToolSpec, ...]
+    messages: list[Message]
+    emit: Callable[[Event], None]
+    max_steps: int
+    steps: list[Step] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    ledger: Ledger = field(default_factory=Ledger)
+    seen_calls: dict[str, str] = field(default_factory=dict)
+    retries: dict[str, int] = field(default_factory=dict)
+    final_only: bool = False
+    output: Any = None
+    status: RunStatus = "completed"
+    error: str | None = None
+
+    def notice(self, message: str, **data: Any) -> None:
+        self.ctx.record("notice", message=message, **data)
+        self.emit(Notice(self.ctx.run_id, self.ctx.step, message, data))
+
+
+@dataclass(frozen=True, slots=True)
+class ModelTurn:
+    async def execute(self, run: Run) -> NextStep:
+        if len(run.steps) >= run.max_steps:
+            return Finish("max_steps", f"stopped after max_steps={run.max_steps} model turns")
+        run.ctx.step = len(run.steps) + 1
+        request = build_request(run)
+        started = time.perf_counter()
+        try:
+            response = await call_model(run, request)
+        except ContextOverflowError as exc:
+            return Finish("error", str(exc))
+        except ModelError as exc:
+            return retry_or_finish(run, "model", "the model output", str(exc))
+        seconds = time.perf_counter() - started
+        record_model_step(run, response, seconds)
+        if response.tool_call is not None:
+            return ToolTurn(response.tool_call)
+        return FinalTurn(response.content or "")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolTurn:
+    call: ToolCall
+
+    async def execute(self, run: Run) -> NextStep:
+        step = run.steps[-1]
+        run.messages.append(prompting.assistant_turn(self.call, None))
+        signature = self.call.signature()
+        if signature in run.seen_calls:
+            # A small model that repeats a call rarely recovers: tell it, then allow only a final answer.
+            run.notice("repeated identical tool call; only a final answer is allowed now", call=signature)
+            run.messages.append(prompting.repeated_call_notice(run.ctx.task, self.call, run.seen_calls[signature]))
+            run.final_only = True
+            return ModelTurn()
+        decision = await before_tool(run, self.call)
+        if isinstance(decision, Veto):
+            run.notice(f"tool call vetoed: {decision.reason}", call=signature)
+            if decision.stop:
+                return Finish("blocked", decision.reason)
+            run.messages.append(prompting.retry_message(run.ctx.task, f"Calling {self.call.name}", decision.reason))
+            return ModelTurn()
+        call = decision
+        result, error, retry = await execute_tool(run, call, step)
+        if retry:
+            return retry_or_finish(run, call.name, f"Calling {call.name}", result)
+        run.seen_calls[call.signature()] = result
+        for policy in run.agent.policies:
+            await policy.after_tool_call(run.ctx, call, result, error)
+        await run.agent.after_tool_call(run.ctx, call, result, error)
+        run.messages.append(prompting.observation(run.ctx.task, call, result, error=error))
+        return ModelTurn()
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTurn:
+    content: str
+
+    async def execute(self, run: Run) -> NextStep:
+        run.messages.append(prompting.assistant_turn(None, self.content))
+        try:
+            run.output = run.agent.parse_output(self.content)
+        except ModelRetry as exc:
+            return retry_or_finish(run, "output", "The final answer", str(exc))
+        return Finish("completed", None)
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    status: RunStatus
+    error: str | None
+
+    async def execute(self, run: Run) -> NextStep:
+        run.status, run.error = self.status, self.error
+        return self
+
+
+NextStep = ModelTurn | ToolTurn | FinalTurn | Finish
+
+
+async def drive(run: Run) -> None:
+    """Run steps until Finish. Cancellation and timeouts propagate; the caller keeps the partial state."""
+    step: NextStep = ModelTurn()
+    while not isinstance(step, Finish):
+        step = await step.execute(run)
+    await step.execute(run)
+
+
+def build_request(run: Run) -> ModelRequest:
+    tools = () if run.final_only else run.specs
+    return ModelRequest(
+        messages=tuple(run.messages),
+        tools=tools,
+        output_schema=run.agent.output_schema(),
+        allow_final=True,
+        max_tokens=run.agent.max_tokens,
+        constrain=bool(tools) or run.agent.output_schema() is not None or run.agent.constrain_final,
+    )
+
+
+async def call_model(run: Run, request: ModelRequest) -> ModelResponse:
+    agent = run.agent
+    request = await agent.before_model_call(run.ctx, request)
+
+    async def base(req: ModelRequest) -> ModelResponse:
+        return await agent.model.complete(req)
+
+    call_next: CallModel = base
+    for policy in reversed(agent.policies):
+        call_next = partial(policy.wrap_model_turn, run.ctx, call_next=call_next)
+    response = await call_next(request)
+    return await agent.after_model_call(run.ctx, response)
+
+
+def record_model_step(run: Run, response: ModelResponse, seconds: float) -> None:
+    usage = response.usage
+    run.usage.add(usage)
+    run.ctx.usage.add(usage)
+    run.ledger.model_seconds += seconds
+    run.steps.append(Step(index=run.ctx.step, usage=usage, model_seconds=seconds, content=response.content))
+    run.emit(ModelCalled(run.ctx.run_id, run.ctx.step, usage, seconds, response.tool_call, response.content))
+
+
+async def before_tool(run: Run, call: ToolCall) -> ToolCall | Veto:
+    for hook in [*(p.before_tool_call for p in run.agent.policies), run.agent.before_tool_call]:
+        decision = await hook(run.ctx, call)
+        if isinstance(decision, Veto):
+            return decision
+        if decision is not None:
+            call = decision
+    return call
+
+
+async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool, bool]:
+    """(result text, error, retry). Exceptions never escape: the model sees them and carries on."""
+    step.call = call
+    started = time.perf_counter()
+    error = retry = False
+    try:
+        value = await run.agent.toolset.call_tool(call.name, call.arguments, run.ctx)
+        result = prompting.format_result(value)
+    except ModelRetry as exc:
+        result, retry = str(exc), True
+    except TimeoutError:
+        timeout, _ = run.agent.toolset.tool_settings(call.name)
+        result, error = f"timed out after {timeout}s", True
+    except Exception as exc:  # a crashing tool must not crash the run
+        result, error = f"{type(exc).__name__}: {exc}", True
+    seconds = time.perf_counter() - started
+    step.result, step.tool_error, step.tool_seconds = result, error, seconds
+    run.ledger.tool_seconds += seconds
+    run.emit(ToolCalled(run.ctx.run_id, run.ctx.step, call, result, seconds, error or retry))
+    return result, error, retry
+
+
+def retry_or_finish(run: Run, key: str, what: str, message: str) -> NextStep:
+    """Send the problem back to the model, a bounded number of times per tool / output."""
+    run.retries[key] = run.retries.get(key, 0) + 1
+    limit = run.agent.toolset.tool_settings(key)[1] if key not in ("model", "output") else run.agent.retries
+    if run.retries[key] > limit:
+        return Finish("error", f"{what} failed {run.retries[key]} times: {message}")
+    run.notice(f"retry: {what} failed: {message}", attempt=run.retries[key])
+    run.messages.append(prompting.retry_message(run.ctx.task, what, message))
+    return ModelTurn()

@@ -1,0 +1,181 @@
+"""`LlamaCppModel`: a GGUF model run in-process by llama-cpp-python.
+
+- The GGUF's own chat template renders the messages (ChatML when the file has none).
+- Every constrained turn is decoded under a grammar made from the turn's JSON Schema (agentcore.turns), so an
+  unparseable tool call cannot be produced.
+- The prompt is rendered append-only by the loop; llama.cpp then reuses the longest common prefix of its KV cache.
+  We compute that prefix ourselves to report cached vs evaluated prompt tokens.
+- Calls run in a worker thread behind a per-model lock, so the event loop never blocks. A cancelled call stops
+  generation at the next token through a stopping criterion.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from agentcore.errors import ContextOverflowError, UserError
+from agentcore.grammar import schema_to_gbnf
+from agentcore.messages import Message, ModelRequest, ModelResponse, Timings, Usage
+from agentcore.models.base import check_real_model_allowed
+from agentcore.turns import response_from_text, turn_schema
+
+CHATML = (
+    "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+
+class LlamaCppModel:
+    """A local GGUF model. Loading is lazy (first call) and happens in a worker thread."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        name: str | None = None,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        n_gpu_layers: int = 0,
+        seed: int = 0,
+        temperature: float = 0.0,
+    ) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise UserError(f"no such model file: {self.path}")
+        self._name = name or self.path.stem
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.n_gpu_layers = n_gpu_layers
+        self.seed = seed
+        self.temperature = temperature
+        self._llm: Any = None
+        self._formatter: Any = None
+        self._lock = threading.RLock()
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    # -- loading -----------------------------------------------------------------------------------------------
+
+    def load(self) -> Any:
+        """Load the model (idempotent, thread-safe). Returns the llama_cpp.Llama."""
+        check_real_model_allowed(f"LlamaCppModel({self._name})")
+        with self._lock:
+            if self._llm is None:
+                self._llm = self._load_unlocked()
+        return self._llm
+
+    def _load_unlocked(self) -> Any:
+        from llama_cpp import Llama
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        llm = Llama(
+            model_path=str(self.path),
+            n_ctx=self.n_ctx,
+            n_threads=self.n_threads,
+            n_gpu_layers=self.n_gpu_layers,
+            seed=self.seed,
+            verbose=False,
+        )
+        template = llm.metadata.get("tokenizer.chat_template") or CHATML
+        eos = _token_text(llm, llm.token_eos())
+        bos = _token_text(llm, llm.token_bos())
+        self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
+        return llm
+
+    async def aload(self) -> None:
+        await asyncio.to_thread(self.load)
+
+    # -- tokens ------------------------------------------------------------------------------------------------
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.load().tokenize(text.encode(), add_bos=False, special=False))
+
+    def render(self, messages: Sequence[Message]) -> list[int]:
+        """The prompt tokens for `messages`, through the chat template."""
+        llm = self.load()
+        prompt = self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
+        return list(llm.tokenize(prompt.encode(), add_bos=not _starts_with_bos(llm, prompt), special=True))
+
+    # -- completion --------------------------------------------------------------------------------------------
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        check_real_model_allowed(f"LlamaCppModel({self._name})")
+        cancelled = threading.Event()
+        try:
+            return await asyncio.to_thread(self._complete_blocking, request, cancelled)
+        except asyncio.CancelledError:
+            cancelled.set()  # the worker stops at its next token; the lock is released when it returns
+            raise
+
+    def _complete_blocking(self, request: ModelRequest, cancelled: threading.Event) -> ModelResponse:
+        llm = self.load()
+        with self._lock:
+            started = time.perf_counter()
+            tokens = self.render(request.messages)
+            if len(tokens) + request.max_tokens > self.n_ctx:
+                raise ContextOverflowError(len(tokens), self.n_ctx, request.max_tokens)
+            cached = _cached_prefix(llm, tokens)
+            schema = turn_schema(request) if request.constrain else None
+            output = llm.create_completion(
+                prompt=tokens,
+                max_tokens=request.max_tokens,
+                temperature=self.temperature,
+                top_k=1 if self.temperature == 0 else 40,
+                repeat_penalty=1.0,
+                seed=self.seed,
+                grammar=_grammar(json.dumps(schema)) if schema else None,
+                stopping_criteria=_stop_when(cancelled),
+            )
+            total = time.perf_counter() - started
+        text = output["choices"][0]["text"]
+        usage = Usage(
+            prompt_tokens=len(tokens),
+            cached_tokens=cached,
+            generated_tokens=int(output["usage"]["completion_tokens"]),
+            calls=1,
+        )
+        return response_from_text(text, request, usage=usage, timings=Timings(total_seconds=total))
+
+
+def _token_text(llm: Any, token: int) -> str:
+    if token < 0:
+        return ""
+    return str(llm.detokenize([token], special=True).decode("utf-8", errors="ignore"))
+
+
+def _starts_with_bos(llm: Any, prompt: str) -> bool:
+    bos = _token_text(llm, llm.token_bos())
+    return bool(bos) and prompt.startswith(bos)
+
+
+def _cached_prefix(llm: Any, tokens: list[int]) -> int:
+    """How many prompt tokens llama.cpp will take from its KV cache (it always re-evaluates at least one)."""
+    held = llm._input_ids[: llm.n_tokens]  # the tokens whose KV state the context holds now
+    prefix = 0
+    for a, b in zip(held, tokens, strict=False):
+        if a != b:
+            break
+        prefix += 1
+    return min(prefix, len(tokens) - 1)
+
+
+@lru_cache(maxsize=64)
+def _grammar(schema_json: str) -> Any:
+    from llama_cpp import LlamaGrammar
+
+    return LlamaGrammar.from_string(schema_to_gbnf(json.loads(schema_json)), verbose=False)
+
+
+def _stop_when(cancelled: threading.Event) -> Any:
+    from llama_cpp import StoppingCriteriaList
+
+    return StoppingCriteriaList([lambda tokens, logits: cancelled.is_set()])

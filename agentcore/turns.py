@@ -1,0 +1,121 @@
+"""The shape of one constrained agent turn, as JSON Schema, and its parsing.
+
+A turn is exactly one of:
+- a tool call: {"tool": "<name>", "arguments": {...}} with one branch per tool (name fixed, arguments typed);
+- a final answer: {"final_answer": <output schema, or a bounded string>}.
+Backends turn the schema into a grammar (llama.cpp) or a response_format (HTTP), so an unparseable tool call
+cannot be produced. Strings and arrays get upper bounds, so a small model cannot fill them until max_tokens.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agentcore.errors import ModelError
+from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec
+
+MAX_STRING = 300
+MAX_ITEMS = 20
+FINAL_KEY = "final_answer"
+
+
+def bound_schema(schema: dict[str, Any], max_string: int = MAX_STRING) -> dict[str, Any]:
+    """A copy of `schema` without titles, with local $refs inlined and upper bounds on strings and arrays."""
+    defs = dict(schema.get("$defs", {}))
+    return _bound(schema, defs, max_string, depth=0)
+
+
+def _bound(node: Any, defs: dict[str, Any], max_string: int, depth: int) -> Any:
+    if depth > 20:
+        raise ModelError("schema nests too deeply (recursive $ref?)")
+    if isinstance(node, list):
+        return [_bound(item, defs, max_string, depth + 1) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _bound(defs[ref.removeprefix("#/$defs/")], defs, max_string, depth + 1)
+    out = {
+        key: _bound(value, defs, max_string, depth + 1)
+        for key, value in node.items()
+        if key not in ("title", "$defs", "examples")
+    }
+    if out.get("type") == "string" and "enum" not in out and "const" not in out:
+        out["maxLength"] = min(int(out.get("maxLength", max_string)), max_string)
+    if out.get("type") == "array":
+        out["maxItems"] = min(int(out.get("maxItems", MAX_ITEMS)), MAX_ITEMS)
+    return out
+
+
+def tool_branch(spec: ToolSpec) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"tool": {"const": spec.name}, "arguments": bound_schema(spec.parameters)},
+        "required": ["tool", "arguments"],
+        "additionalProperties": False,
+    }
+
+
+def final_branch(output_schema: dict[str, Any] | None, max_string: int = MAX_STRING) -> dict[str, Any]:
+    # Numbers are allowed bare: a small model asked for a string after a calculation writes nested JSON instead.
+    text = {"type": "string", "maxLength": max_string}
+    answer = bound_schema(output_schema) if output_schema else {"anyOf": [text, {"type": "number"}]}
+    return {
+        "type": "object",
+        "properties": {FINAL_KEY: answer},
+        "required": [FINAL_KEY],
+        "additionalProperties": False,
+    }
+
+
+def turn_schema(request: ModelRequest) -> dict[str, Any] | None:
+    """The JSON Schema one turn must match, or None when the request is free text."""
+    branches = [tool_branch(spec) for spec in request.tools]
+    if request.allow_final and (request.tools or request.output_schema is not None):
+        branches.append(final_branch(request.output_schema))
+    if not branches:
+        return None
+    return branches[0] if len(branches) == 1 else {"oneOf": branches}
+
+
+def parse_turn(text: str, request: ModelRequest) -> tuple[str | None, ToolCall | None]:
+    """(content, tool_call) from the JSON text of a constrained turn. Raises ModelError on broken output."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelError(f"model output is not JSON: {text[:200]!r}") from exc
+    if not isinstance(data, dict):
+        raise ModelError(f"model output is not a JSON object: {text[:200]!r}")
+    if "tool" in data:
+        names = {spec.name for spec in request.tools}
+        name, arguments = data.get("tool"), data.get("arguments", {})
+        if name not in names or not isinstance(arguments, dict):
+            raise ModelError(f"model called an unknown tool or gave bad arguments: {text[:200]!r}")
+        return None, ToolCall(name=str(name), arguments=arguments)
+    if FINAL_KEY in data:
+        answer = _unwrap(data[FINAL_KEY])
+        if request.output_schema is None:
+            return (answer if isinstance(answer, str) else json.dumps(answer)), None
+        return json.dumps(answer), None
+    raise ModelError(f"model output is neither a tool call nor a final answer: {text[:200]!r}")
+
+
+def _unwrap(answer: Any) -> Any:
+    """Small models sometimes nest a whole turn inside the answer string: {"final_answer": "{\\"final_answer\\": 7}"}."""
+    if isinstance(answer, str) and answer.startswith("{") and FINAL_KEY in answer:
+        try:
+            inner = json.loads(answer)
+        except json.JSONDecodeError:
+            return answer
+        if isinstance(inner, dict) and FINAL_KEY in inner:
+            return inner[FINAL_KEY]
+    return answer
+
+
+def response_from_text(text: str, request: ModelRequest, **extra: Any) -> ModelResponse:
+    """A ModelResponse from raw model text: parsed as a turn when the request was constrained."""
+    if turn_schema(request) is None or not request.constrain:
+        return ModelResponse(content=text, raw=text, **extra)
+    content, call = parse_turn(text, request)
+    return ModelResponse(content=content, tool_call=call, raw=text, **extra)

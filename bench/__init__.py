@@ -1,0 +1,1 @@
+"""Benchmarks of agentcore (run as `python -m bench.<name>` from the repository root)."""

@@ -1,0 +1,1 @@
+"""Memory: short-term, long-term, vector and experience memory."""

@@ -1,0 +1,1 @@
+"""Policies: routing, prompt optimisation, decomposition, Tool-Guard, advisor and context policies."""

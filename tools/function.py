@@ -1,0 +1,143 @@
+"""`@tool`: a typed, docstringed function (sync or async) becomes a tool with a pydantic-made JSON Schema."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, get_type_hints, overload
+
+from agentcore.context import RunContext
+from agentcore.errors import ModelRetry, UserError
+from agentcore.messages import ToolSpec
+
+_ARG_LINE = re.compile(r"^\s*(\w+)\s*(?:\([^)]*\))?\s*:\s*(.+)$")
+
+
+@dataclass(slots=True)
+class Tool:
+    """A callable tool. `timeout` is in seconds; `max_retries` bounds argument-validation retries."""
+
+    name: str
+    description: str
+    function: Callable[..., Any]
+    args_model: Any  # a pydantic model class; typed loosely so pydantic loads lazily
+    takes_ctx: bool = False
+    timeout: float | None = 30.0
+    max_retries: int = 2
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+    def spec(self) -> ToolSpec:
+        return ToolSpec(self.name, self.description, self.parameters)
+
+    async def call(self, arguments: dict[str, Any], ctx: RunContext[Any]) -> Any:
+        """Validate, then run under the timeout. Validation errors become ModelRetry."""
+        from pydantic import ValidationError
+
+        try:
+            validated = self.args_model.model_validate(arguments)
+        except ValidationError as exc:
+            raise ModelRetry(_validation_message(exc)) from exc
+        kwargs = {name: getattr(validated, name) for name in self.args_model.model_fields}
+        args = (ctx,) if self.takes_ctx else ()
+        if inspect.iscoroutinefunction(self.function):
+            coro = self.function(*args, **kwargs)
+        else:
+            coro = asyncio.to_thread(self.function, *args, **kwargs)
+        return await asyncio.wait_for(coro, self.timeout)
+
+
+def _validation_message(exc: Any) -> str:
+    parts = [f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()]
+    return "invalid arguments: " + "; ".join(parts)
+
+
+def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
+    """(description, {param: description}) from a Google-style docstring."""
+    if not doc:
+        return "", {}
+    lines = inspect.cleandoc(doc).splitlines()
+    summary: list[str] = []
+    params: dict[str, str] = {}
+    in_args = False
+    for line in lines:
+        stripped = line.strip()
+        if stripped.lower() in ("args:", "arguments:", "parameters:"):
+            in_args = True
+            continue
+        if in_args:
+            match = _ARG_LINE.match(line)
+            if match:
+                params[match.group(1)] = match.group(2).strip()
+            elif stripped.endswith(":") and not line.startswith((" ", "\t")):
+                in_args = False
+            continue
+        if stripped.endswith(":") and stripped[:-1].lower() in ("returns", "raises", "example", "examples"):
+            break
+        summary.append(stripped)
+    return " ".join(" ".join(summary).split()), params
+
+
+def _is_ctx(annotation: Any) -> bool:
+    return annotation is RunContext or getattr(annotation, "__origin__", None) is RunContext
+
+
+def make_tool(
+    function: Callable[..., Any],
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    timeout: float | None = 30.0,
+    max_retries: int = 2,
+) -> Tool:
+    from pydantic import Field, create_model
+
+    signature = inspect.signature(function)
+    hints = get_type_hints(function)
+    summary, param_docs = parse_docstring(function.__doc__)
+    params = list(signature.parameters.values())
+    takes_ctx = bool(params) and _is_ctx(hints.get(params[0].name))
+    fields: dict[str, Any] = {}
+    for param in params[1:] if takes_ctx else params:
+        if param.name not in hints:
+            raise UserError(f"tool {function.__name__}: parameter {param.name!r} needs a type annotation")
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[param.name] = (hints[param.name], Field(default, description=param_docs.get(param.name)))
+    tool_name = name or function.__name__
+    args_model = create_model(f"{tool_name}_args", **fields)
+    parameters = args_model.model_json_schema()
+    return Tool(
+        name=tool_name,
+        description=description or summary or tool_name,
+        function=function,
+        args_model=args_model,
+        takes_ctx=takes_ctx,
+        timeout=timeout,
+        max_retries=max_retries,
+        parameters=parameters,
+    )
+
+
+@overload
+def tool(function: Callable[..., Any], /) -> Tool: ...
+@overload
+def tool(
+    *, name: str | None = None, description: str | None = None, timeout: float | None = 30.0, max_retries: int = 2
+) -> Callable[[Callable[..., Any]], Tool]: ...
+def tool(
+    function: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    timeout: float | None = 30.0,
+    max_retries: int = 2,
+) -> Tool | Callable[[Callable[..., Any]], Tool]:
+    """Make a tool from a typed function; use bare (`@tool`) or with options (`@tool(timeout=5)`)."""
+
+    def wrap(fn: Callable[..., Any]) -> Tool:
+        return make_tool(fn, name=name, description=description, timeout=timeout, max_retries=max_retries)
+
+    return wrap(function) if function is not None else wrap

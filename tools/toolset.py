@@ -1,0 +1,150 @@
+"""Toolsets: where an agent gets its tools. Composable (`a | b`) and filterable (`ts.filtered(...)`).
+
+The `Toolset` protocol is async on purpose: an MCP server lists and calls its tools over a connection, and it
+passes through every wrapper (filters, Tool-Guard) unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from agentcore.context import RunContext
+from agentcore.errors import UserError
+from agentcore.messages import ToolSpec
+from agentcore.tools.function import Tool, make_tool
+
+
+@runtime_checkable
+class Toolset(Protocol):
+    async def list_tools(self) -> Sequence[ToolSpec]: ...
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], ctx: RunContext[Any]) -> Any: ...
+
+    def tool_settings(self, name: str) -> tuple[float | None, int]:
+        """(timeout seconds, max validation retries) for the named tool."""
+        ...
+
+
+class ToolsetOps:
+    """Composition helpers shared by every concrete toolset."""
+
+    def __or__(self, other: Toolset) -> CombinedToolset:
+        return CombinedToolset([self, other])  # type: ignore[list-item]
+
+    def filtered(
+        self, names: Iterable[str] | None = None, predicate: Callable[[ToolSpec], bool] | None = None
+    ) -> FilteredToolset:
+        allowed = set(names) if names is not None else None
+
+        def keep(spec: ToolSpec) -> bool:
+            return (allowed is None or spec.name in allowed) and (predicate is None or predicate(spec))
+
+        return FilteredToolset(self, keep)  # type: ignore[arg-type]
+
+
+class FunctionToolset(ToolsetOps):
+    """Tools made from Python functions (or `Tool`s made by `@tool`)."""
+
+    def __init__(self, tools: Iterable[Tool | Callable[..., Any]] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        for item in tools:
+            self.add(item)
+
+    def add(self, item: Tool | Callable[..., Any]) -> Tool:
+        made = item if isinstance(item, Tool) else make_tool(item)
+        if made.name in self._tools:
+            raise UserError(f"two tools are named {made.name!r}; give one of them another name")
+        self._tools[made.name] = made
+        return made
+
+    async def list_tools(self) -> Sequence[ToolSpec]:
+        return [t.spec() for t in self._tools.values()]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], ctx: RunContext[Any]) -> Any:
+        return await self._get(name).call(arguments, ctx)
+
+    def tool_settings(self, name: str) -> tuple[float | None, int]:
+        found = self._get(name)
+        return found.timeout, found.max_retries
+
+    def _get(self, name: str) -> Tool:
+        try:
+            return self._tools[name]
+        except KeyError:
+            raise UserError(f"no tool named {name!r}") from None
+
+
+class CombinedToolset(ToolsetOps):
+    """Several toolsets seen as one. Tool names must be unique across them."""
+
+    def __init__(self, toolsets: Sequence[Toolset]) -> None:
+        self.toolsets = list(toolsets)
+        self._owner: dict[str, Toolset] = {}
+
+    async def list_tools(self) -> Sequence[ToolSpec]:
+        specs: list[ToolSpec] = []
+        self._owner = {}
+        for toolset in self.toolsets:
+            for spec in await toolset.list_tools():
+                if spec.name in self._owner:
+                    raise UserError(f"two toolsets both provide a tool named {spec.name!r}")
+                self._owner[spec.name] = toolset
+                specs.append(spec)
+        return specs
+
+    async def _owner_of(self, name: str) -> Toolset:
+        if name not in self._owner:
+            await self.list_tools()
+        if name not in self._owner:
+            raise UserError(f"no tool named {name!r}")
+        return self._owner[name]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], ctx: RunContext[Any]) -> Any:
+        return await (await self._owner_of(name)).call_tool(name, arguments, ctx)
+
+    def tool_settings(self, name: str) -> tuple[float | None, int]:
+        owner = self._owner.get(name)
+        return owner.tool_settings(name) if owner else (30.0, 2)
+
+
+class FilteredToolset(ToolsetOps):
+    """A view of a toolset that shows (and allows calling) only the tools `keep` accepts."""
+
+    def __init__(self, inner: Toolset, keep: Callable[[ToolSpec], bool]) -> None:
+        self.inner = inner
+        self.keep = keep
+        self._visible: set[str] = set()
+
+    async def list_tools(self) -> Sequence[ToolSpec]:
+        specs = [spec for spec in await self.inner.list_tools() if self.keep(spec)]
+        self._visible = {spec.name for spec in specs}
+        return specs
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], ctx: RunContext[Any]) -> Any:
+        if not self._visible:
+            await self.list_tools()
+        if name not in self._visible:
+            raise UserError(f"tool {name!r} is filtered out of this toolset")
+        return await self.inner.call_tool(name, arguments, ctx)
+
+    def tool_settings(self, name: str) -> tuple[float | None, int]:
+        return self.inner.tool_settings(name)
+
+
+def as_toolset(tools: Toolset | Iterable[Tool | Callable[..., Any] | Toolset] | None) -> Toolset:
+    """Accept a toolset, or a list mixing tools, functions and toolsets, and return one toolset."""
+    if tools is None:
+        return FunctionToolset()
+    if isinstance(tools, Toolset):
+        return tools
+    functions: list[Tool | Callable[..., Any]] = []
+    toolsets: list[Toolset] = []
+    for item in tools:
+        if isinstance(item, Toolset):
+            toolsets.append(item)
+        else:
+            functions.append(item)
+    if not toolsets:
+        return FunctionToolset(functions)
+    return CombinedToolset([FunctionToolset(functions), *toolsets])
