@@ -9,8 +9,7 @@ setup:
 	@./scripts/setup.sh
 
 demo: setup
-	$(BIN)/agentcore run --tools calculator,files --workspace examples/workspace \
-	  "Read prices.txt in the workspace, then compute the total cost of 3 widgets and 2 gadgets with the calculator."
+	$(BIN)/python examples/demo.py
 
 test: setup
 	$(BIN)/python -m pytest -q

@@ -70,18 +70,18 @@ class Agent(Generic[DepsT, OutputT]):
         self.timeout = cls.timeout if timeout is _UNSET else timeout
         if max_steps is not None and max_steps < 1:
             raise UserError(f"max_steps must be at least 1, got {max_steps}")
-        self._model_spec = cls.model if model is _UNSET else model
-        self._model: Model | None = None
+        self.model = cls.model if model is _UNSET else model
+        self._model: Model | None = self.model if isinstance(self.model, Model) else None
         self._adapter: Any = None
 
     # -- configuration ------------------------------------------------------------------------------------------
 
-    @property
-    def model(self) -> Model:  # type: ignore[override]
+    def resolve_model(self) -> Model:
+        """The Model this agent runs on, loaded on first use from `model` (an instance, name, path or URL)."""
         if self._model is None:
             from agentcore.models.loader import load_model
 
-            self._model = load_model(self._model_spec)
+            self._model = load_model(self.model)
         return self._model
 
     @contextlib.contextmanager
@@ -177,25 +177,33 @@ class Agent(Generic[DepsT, OutputT]):
         return asyncio.run(self.run(task, **kwargs))
 
     async def stream(self, task: str, **kwargs: Any) -> AsyncIterator[Event]:
-        """Yield the run's typed events as they happen; the last one is RunFinished."""
+        """Yield the run's typed events as they happen; the last one is RunFinished.
+        Run errors that ended with a RunFinished (max_steps, timeout) are in that event; others are raised."""
         queue: asyncio.Queue[Event | None] = asyncio.Queue()
         runner = asyncio.create_task(self._run_to_queue(task, queue, kwargs))
+        finished = False
         try:
             while (event := await queue.get()) is not None:
+                finished = finished or isinstance(event, RunFinished)
                 yield event
         finally:
             if not runner.done():
                 runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await runner
+                error = await runner
+                if error is not None and not finished:
+                    raise error
 
-    async def _run_to_queue(self, task: str, queue: asyncio.Queue[Event | None], kwargs: dict[str, Any]) -> None:
+    async def _run_to_queue(
+        self, task: str, queue: asyncio.Queue[Event | None], kwargs: dict[str, Any]
+    ) -> BaseException | None:
         try:
             await self.run(task, on_event=queue.put_nowait, **kwargs)
-        except Exception:  # errors are in the RunFinished event already
-            pass
+        except Exception as exc:
+            return exc
         finally:
             queue.put_nowait(None)
+        return None
 
     async def _start(
         self, task: str, deps: Any, max_steps: int | None, on_event: Callable[[Event], None] | None
@@ -214,7 +222,7 @@ class Agent(Generic[DepsT, OutputT]):
         blocks = [block for policy in self.policies for block in policy.system_blocks(ctx)]
         system = prompting.system_prompt(self.instructions_text, specs, blocks)
         messages = [Message("system", system), prompting.task_message(task)]
-        emit(RunStarted(ctx.run_id, 0, task, self.model.name))
+        emit(RunStarted(ctx.run_id, 0, task, self.resolve_model().name))
         return Run(self, ctx, specs, messages, emit, max_steps or self.max_steps)
 
     async def _finish(self, run: Run) -> RunResult[OutputT]:
@@ -260,6 +268,9 @@ async def _race(coro: Any, timeout: float | None, cancel: asyncio.Event | None) 
     waiter = asyncio.ensure_future(cancel.wait())
     try:
         await asyncio.wait({work, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        work.cancel()  # the caller was cancelled: stop the run too
+        raise
     finally:
         waiter.cancel()
     if not work.done():

@@ -19,8 +19,8 @@ MAX_ITEMS = 20
 PRIMITIVES = {
     "ws": '" "?',
     "char": r'[^"\\\x00-\x1f] | "\\" ["\\/nt]',
-    "integer": '"-"? [0-9]{1,15}',
-    "number": '"-"? [0-9]{1,15} ("." [0-9]{1,10})? ([eE] [-+]? [0-9]{1,3})?',
+    "integer": '"-"? ("0" | [1-9] [0-9]{0,14})',
+    "number": '"-"? ("0" | [1-9] [0-9]{0,14}) ("." [0-9]{1,10})? ([eE] [-+]? [0-9]{1,3})?',
     "boolean": '"true" | "false"',
     "null": '"null"',
     "anystring": '"\\"" char{0,' + str(MAX_STRING) + '} "\\""',
@@ -102,10 +102,19 @@ class _Builder:
             return f'{literal(json.dumps(key))} ws ":" ws {self.visit(props[key])}'
 
         parts = [pair(k) for k in required]
-        body = '"{" ws ' + ' "," ws '.join(parts)
-        for key in optional:
-            body += f' ( "," ws {pair(key)} )?' if parts else f" ( {pair(key)} )?"
+        if parts:
+            body = '"{" ws ' + ' "," ws '.join(parts) + "".join(f' ( "," ws {pair(k)} )?' for k in optional)
+        else:
+            body = '"{" ws ' + self._optional_only([pair(k) for k in optional])
         return self.rule(body + ' ws "}"', "obj")
+
+    def _optional_only(self, pairs: list[str]) -> str:
+        """Any ordered subset of optional pairs, commas only between present ones."""
+        lead = '""'
+        for index in range(len(pairs) - 1, -1, -1):
+            tail = "".join(f' ( "," ws {p} )?' for p in pairs[index + 1 :])
+            lead = self.rule(f"{pairs[index]}{tail} | {lead}", "opt")
+        return lead
 
 
 def schema_to_gbnf(schema: dict[str, Any]) -> str:

@@ -40,6 +40,10 @@ class Run:
     seen_calls: dict[str, str] = field(default_factory=dict)
     retries: dict[str, int] = field(default_factory=dict)
     final_only: bool = False
+    excluded: frozenset[str] = frozenset()
+    repeats: int = 0
+    forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
+    forced_once: bool = False
     output: Any = None
     status: RunStatus = "completed"
     error: str | None = None
@@ -76,14 +80,11 @@ class ToolTurn:
 
     async def execute(self, run: Run) -> NextStep:
         step = run.steps[-1]
+        step.call = self.call
         run.messages.append(prompting.assistant_turn(self.call, None))
         signature = self.call.signature()
         if signature in run.seen_calls:
-            # A small model that repeats a call rarely recovers: tell it, then allow only a final answer.
-            run.notice("repeated identical tool call; only a final answer is allowed now", call=signature)
-            run.messages.append(prompting.repeated_call_notice(run.ctx.task, self.call, run.seen_calls[signature]))
-            run.final_only = True
-            return ModelTurn()
+            return repeated(run, self.call, signature)
         decision = await before_tool(run, self.call)
         if isinstance(decision, Veto):
             run.notice(f"tool call vetoed: {decision.reason}", call=signature)
@@ -96,6 +97,7 @@ class ToolTurn:
         if retry:
             return retry_or_finish(run, call.name, f"Calling {call.name}", result)
         run.seen_calls[call.signature()] = result
+        run.retries.pop(call.name, None)  # retry limits count consecutive failures
         for policy in run.agent.policies:
             await policy.after_tool_call(run.ctx, call, result, error)
         await run.agent.after_tool_call(run.ctx, call, result, error)
@@ -109,6 +111,13 @@ class FinalTurn:
 
     async def execute(self, run: Run) -> NextStep:
         run.messages.append(prompting.assistant_turn(None, self.content))
+        missing = unused_named_tools(run)
+        if missing:
+            # A chain stopped one step early: the task names a tool that was never called. Once, force it.
+            run.forced = frozenset(missing)
+            run.notice("final answer before using a tool the task names; that tool is required next", tools=missing)
+            run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
+            return ModelTurn()
         try:
             run.output = run.agent.parse_output(self.content)
         except ModelRetry as exc:
@@ -137,15 +146,38 @@ async def drive(run: Run) -> None:
     await step.execute(run)
 
 
+def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
+    """A repeated identical call: tell the model and take that tool out of the next turn's grammar.
+    A second repeat allows only a final answer: small models that loop rarely recover by themselves."""
+    run.repeats += 1
+    run.final_only = run.repeats >= 2
+    run.excluded = frozenset({call.name})
+    run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
+    run.messages.append(prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature]))
+    return ModelTurn()
+
+
+def unused_named_tools(run: Run) -> list[str]:
+    """Tools the task names ("use the calculator") that the run has not called; checked once per run."""
+    if run.forced_once or run.final_only:
+        return []
+    run.forced_once = True
+    called = {step.call.name for step in run.steps if step.call is not None}
+    return [name for name in prompting.named_tools(run.ctx.task, run.specs) if name not in called]
+
+
 def build_request(run: Run) -> ModelRequest:
-    tools = () if run.final_only else run.specs
+    tools = () if run.final_only else tuple(s for s in run.specs if s.name not in run.excluded)
+    forced, run.forced, run.excluded = run.forced, None, frozenset()
+    if forced and not run.final_only:
+        tools = tuple(s for s in run.specs if s.name in forced)
     return ModelRequest(
         messages=tuple(run.messages),
         tools=tools,
         output_schema=run.agent.output_schema(),
-        allow_final=True,
+        allow_final=not (forced and tools),
         max_tokens=run.agent.max_tokens,
-        constrain=bool(tools) or run.agent.output_schema() is not None or run.agent.constrain_final,
+        constrain=bool(run.specs) or run.agent.output_schema() is not None or run.agent.constrain_final,
     )
 
 
@@ -154,7 +186,7 @@ async def call_model(run: Run, request: ModelRequest) -> ModelResponse:
     request = await agent.before_model_call(run.ctx, request)
 
     async def base(req: ModelRequest) -> ModelResponse:
-        return await agent.model.complete(req)
+        return await agent.resolve_model().complete(req)
 
     call_next: CallModel = base
     for policy in reversed(agent.policies):

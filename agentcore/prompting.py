@@ -10,6 +10,7 @@ Measured on Qwen2.5-Coder-0.5B: prompt and turn design matter as much as the gra
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -80,26 +81,45 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 
 def observation(task: str, call: ToolCall, result: str, *, error: bool = False) -> Message:
-    """The user turn after a tool call: the result first, then the task, then the one decision to make.
+    """The user turn after a tool call: the result, what is done, the task, then the one decision to make.
 
-    Measured on Qwen 0.5B: phrased as "if this answers the task, give the final_answer now", the model stops
-    repeating its last call (23 model calls for 6 tasks became 13, and success rose from 4 to 5).
+    Measured on Qwen 0.5B (6 tool tasks): naming the step as done ("Done: read_file(...)") before restating the
+    task stops the model from redoing the task's first step: 18 model calls became 12 at the same success.
     """
     args = json.dumps(call.arguments, ensure_ascii=False)
+    done = f"{call.name}({args})"
     if error:
-        head = f"{call.name}({args}) failed: {clip(result)}"
-        tail = "Fix the arguments and call again, use another tool, or give the final_answer."
-    else:
-        head = f"{call.name}({args}) returned: {clip(result)}"
-        tail = "If this result answers the task, reply with the final_answer now. Otherwise call another tool with new arguments."
-    return Message("user", f"{head}\nTask: {task}\n{tail}")
+        return Message(
+            "user",
+            f"Error from {done}:\n{clip(result)}\nOriginal task: {task}\n"
+            "Fix the arguments and call again, use another tool, or reply with the final_answer.",
+        )
+    return Message(
+        "user",
+        f"Result of {done}:\n{clip(result)}\nDone: {done}. Original task: {task}\n"
+        "If the result answers the task, reply with the final_answer now. Otherwise do the next step with another tool.",
+    )
 
 
 def repeated_call_notice(task: str, call: ToolCall, result: str) -> Message:
     return Message(
         "user",
         f"You already called {call.name} with these arguments; the result was: {clip(result)}\n"
-        f"Task: {task}\nGive the final_answer now.",
+        f"Task: {task}\nUse that result: call a different tool for the next step, or reply with the final_answer.",
+    )
+
+
+def named_tools(task: str, tools: Sequence[ToolSpec]) -> list[str]:
+    """Tools whose name the task spells out, as a word ("with the calculator", "use word_count")."""
+    words = set(re.findall(r"[a-z_]+", task.lower()))
+    return [spec.name for spec in tools if spec.name.lower() in words]
+
+
+def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
+    return Message(
+        "user",
+        f"The task asks you to use {', '.join(names)}, which you have not called yet.\n"
+        f"Original task: {task}\nCall it now with the values you have.",
     )
 
 

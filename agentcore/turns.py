@@ -39,8 +39,10 @@ def _bound(node: Any, defs: dict[str, Any], max_string: int, depth: int) -> Any:
     out = {
         key: _bound(value, defs, max_string, depth + 1)
         for key, value in node.items()
-        if key not in ("title", "$defs", "examples")
+        if key not in ("title", "$defs", "examples", "properties")
     }
+    if isinstance(node.get("properties"), dict):  # property names are data, not keywords: keep them all
+        out["properties"] = {k: _bound(v, defs, max_string, depth + 1) for k, v in node["properties"].items()}
     if out.get("type") == "string" and "enum" not in out and "const" not in out:
         out["maxLength"] = min(int(out.get("maxLength", max_string)), max_string)
     if out.get("type") == "array":
@@ -60,7 +62,7 @@ def tool_branch(spec: ToolSpec) -> dict[str, Any]:
 def final_branch(output_schema: dict[str, Any] | None, max_string: int = MAX_STRING) -> dict[str, Any]:
     # Numbers are allowed bare: a small model asked for a string after a calculation writes nested JSON instead.
     text = {"type": "string", "maxLength": max_string}
-    answer = bound_schema(output_schema) if output_schema else {"anyOf": [text, {"type": "number"}]}
+    answer = bound_schema(output_schema, max_string) if output_schema else {"anyOf": [text, {"type": "number"}]}
     return {
         "type": "object",
         "properties": {FINAL_KEY: answer},
@@ -71,11 +73,11 @@ def final_branch(output_schema: dict[str, Any] | None, max_string: int = MAX_STR
 
 def turn_schema(request: ModelRequest) -> dict[str, Any] | None:
     """The JSON Schema one turn must match, or None when the request is free text."""
-    branches = [tool_branch(spec) for spec in request.tools]
-    if request.allow_final and (request.tools or request.output_schema is not None):
-        branches.append(final_branch(request.output_schema))
-    if not branches:
+    if not request.constrain:
         return None
+    branches = [tool_branch(spec) for spec in request.tools]
+    if request.allow_final or not branches:
+        branches.append(final_branch(request.output_schema))
     return branches[0] if len(branches) == 1 else {"oneOf": branches}
 
 
@@ -115,7 +117,7 @@ def _unwrap(answer: Any) -> Any:
 
 def response_from_text(text: str, request: ModelRequest, **extra: Any) -> ModelResponse:
     """A ModelResponse from raw model text: parsed as a turn when the request was constrained."""
-    if turn_schema(request) is None or not request.constrain:
+    if not request.constrain:
         return ModelResponse(content=text, raw=text, **extra)
     content, call = parse_turn(text, request)
     return ModelResponse(content=content, tool_call=call, raw=text, **extra)

@@ -71,9 +71,9 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
             match = _ARG_LINE.match(line)
             if match:
                 params[match.group(1)] = match.group(2).strip()
-            elif stripped.endswith(":") and not line.startswith((" ", "\t")):
-                in_args = False
-            continue
+            if match or not (stripped.endswith(":") and not line.startswith((" ", "\t"))):
+                continue
+            in_args = False  # a new section header ("Returns:") ends Args and is checked below
         if stripped.endswith(":") and stripped[:-1].lower() in ("returns", "raises", "example", "examples"):
             break
         summary.append(stripped)

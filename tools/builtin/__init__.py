@@ -17,19 +17,19 @@ from agentcore.tools.toolset import CombinedToolset, FunctionToolset
 __all__ = ["BUILTIN_NAMES", "builtin_toolset", "calculator", "http_toolset", "workspace_toolset"]
 
 
-def _calculator(workspace: str | Path | None, http_allow: Sequence[str]) -> FunctionToolset:
+def _calculator(workspace: str | Path | None, http_allow: Sequence[str], writable: bool) -> FunctionToolset:
     return FunctionToolset([calculator])
 
 
-def _files(workspace: str | Path | None, http_allow: Sequence[str]) -> FunctionToolset:
+def _files(workspace: str | Path | None, http_allow: Sequence[str], writable: bool) -> FunctionToolset:
     if workspace is None:
         raise UserError(
             "the 'files' tools need a workspace folder: pass workspace=... (CLI: --workspace DIR)"
         )
-    return workspace_toolset(workspace)
+    return workspace_toolset(workspace, writable=writable)
 
 
-def _http(workspace: str | Path | None, http_allow: Sequence[str]) -> FunctionToolset:
+def _http(workspace: str | Path | None, http_allow: Sequence[str], writable: bool) -> FunctionToolset:
     if not http_allow:
         raise UserError(
             "the 'http' tool is off until you allow hosts: pass http_allow=['example.org']"
@@ -38,7 +38,7 @@ def _http(workspace: str | Path | None, http_allow: Sequence[str]) -> FunctionTo
     return http_toolset(http_allow)
 
 
-_BUILDERS: dict[str, Callable[[str | Path | None, Sequence[str]], FunctionToolset]] = {
+_BUILDERS: dict[str, Callable[[str | Path | None, Sequence[str], bool], FunctionToolset]] = {
     "calculator": _calculator,
     "files": _files,
     "http": _http,
@@ -51,15 +51,17 @@ def builtin_toolset(
     *,
     workspace: str | Path | None = None,
     http_allow: Sequence[str] = (),
+    writable: bool = True,
 ) -> FunctionToolset | CombinedToolset:
-    """The named built-in tools as one toolset. `names` may also be one comma-separated string."""
+    """The named built-in tools as one toolset. `names` may also be one comma-separated string.
+    `writable=False` leaves out write_file (the CLI's default: a run cannot change your files unless asked)."""
     if isinstance(names, str):
         names = names.split(",")
     wanted = list(dict.fromkeys(name.strip().lower() for name in names if name.strip()))
     unknown = [name for name in wanted if name not in _BUILDERS]
     if unknown:
         raise UserError(f"unknown built-in tool(s) {', '.join(unknown)}; known: {', '.join(BUILTIN_NAMES)}")
-    toolsets = [_BUILDERS[name](workspace, http_allow) for name in wanted]
+    toolsets = [_BUILDERS[name](workspace, http_allow, writable) for name in wanted]
     if not toolsets:
         return FunctionToolset()
     if len(toolsets) == 1:

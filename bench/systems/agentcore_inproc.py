@@ -1,0 +1,79 @@
+"""agentcore with the model in-process (LlamaCppModel): the system the benchmark is about.
+
+Each task gets a fresh Agent with the task's tools and agentcore's defaults (instructions, max_tokens, retries).
+A run that hits max_steps or the timeout counts as a failure, with the numbers of its partial result kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from bench import toolbox
+from bench.suite import Task
+from bench.systems.common import CallTimer, Emit, Settings, TaskResult, output_text, trace_line
+
+
+def run(tasks: Sequence[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+    import agentcore
+    from agentcore.models.llamacpp import LlamaCppModel
+
+    model = LlamaCppModel(
+        settings.model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads, seed=settings.seed
+    )
+    started = time.perf_counter()
+    timer = CallTimer(model.load())
+    load_s = time.perf_counter() - started
+    asyncio.run(run_agent_tasks(model, tasks, settings, emit, timer))
+    return {"load_s": load_s, "version": f"agentcore {agentcore.__version__}"}
+
+
+async def run_agent_tasks(
+    model: Any, tasks: Sequence[Task], settings: Settings, emit: Emit, timer: CallTimer | None
+) -> None:
+    """Run every task through a fresh Agent on `model`; `timer` (in-process only) times llama.cpp itself."""
+    for task in tasks:
+        if timer is not None:
+            timer.take()
+        emit(await run_agent_task(model, task, settings, timer))
+
+
+async def run_agent_task(model: Any, task: Task, settings: Settings, timer: CallTimer | None) -> TaskResult:
+    from agentcore import Agent
+    from agentcore.errors import AgentRunError
+
+    agent: Agent[None, str] = Agent(
+        model, tools=toolbox.agent_tools(task.tools), timeout=settings.timeout, max_steps=settings.max_steps
+    )
+    agent.max_tokens = settings.max_tokens
+    started = time.perf_counter()
+    result: Any = None
+    error: str | None = None
+    try:
+        result = await agent.run(task.task)
+    except AgentRunError as exc:
+        result, error = exc.partial, str(exc)
+    except Exception as exc:  # a crash is a failed task, not a failed benchmark
+        error = f"{type(exc).__name__}: {exc}"
+    wall = time.perf_counter() - started
+    if result is None:
+        return TaskResult(task.id, task.family, "crash", None, wall, 0.0, 0.0, 0, 0, 0, 0, error=error)
+    ledger, usage = result.ledger, result.usage
+    return TaskResult(
+        id=task.id,
+        family=task.family,
+        status=result.status,
+        output=output_text(result.output),
+        wall_s=wall,
+        model_s=timer.take() if timer is not None else ledger.model_seconds,
+        tool_s=ledger.tool_seconds,
+        calls=usage.calls,
+        prompt_tokens=usage.prompt_tokens,
+        cached_tokens=usage.cached_tokens,
+        generated_tokens=usage.generated_tokens,
+        tool_calls=[step.call.name for step in result.steps if step.call is not None],
+        trace=[trace_line(s.call.name, s.call.arguments, s.result) for s in result.steps if s.call is not None],
+        error=error or result.error,
+    )

@@ -1,0 +1,52 @@
+"""The main job of `make demo`: an agent on the embedded Qwen2.5-Coder-0.5B model, with built-in tools.
+
+It subclasses `Agent`, runs three realistic tasks (a chained calculation, a lookup in a workspace file, a question
+that needs no tool) and prints each answer with its ledger: model / tool / framework time and KV-cache reuse.
+Run it with `make demo` (which sets the machine up first) or `.venv/bin/python examples/demo.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from agentcore import Agent, RunResult
+from agentcore.log import configure_logging
+from agentcore.tools.builtin import builtin_toolset
+
+WORKSPACE = Path(__file__).parent / "workspace"
+
+TASKS = [
+    "A crate holds 24 bottles. Compute how many bottles are in 37 crates, then add 150 loose bottles to the result.",
+    "Read prices.txt and tell me the price of a gizmo.",
+    "What is the capital of France?",
+]
+
+
+class ShopAssistant(Agent[None, str]):
+    instructions = "You are a precise shop assistant. Use the tools for arithmetic and for reading files."
+    tools = builtin_toolset(["calculator", "files"], workspace=WORKSPACE, writable=False)
+    max_steps = 6
+
+
+def report(result: RunResult[str]) -> None:
+    print(f"\nTask:   {result.task}")
+    for step in result.steps:
+        if step.call is not None:
+            print(f"  step {step.index}: {step.call.signature()} -> {step.result}")
+    print(f"Answer: {result.output}   [{result.status}]")
+    u = result.usage
+    print(f"  {result.ledger.summary()}")
+    print(f"  {u.calls} model calls, {u.prompt_tokens} prompt tokens ({result.cache_hit_rate:.0%} from KV cache)")
+
+
+async def main() -> None:
+    if "--log" in __import__("sys").argv:
+        configure_logging()
+    agent = ShopAssistant()
+    for task in TASKS:
+        report(await agent.run(task))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
