@@ -62,4 +62,25 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Agent",
+    "AgentRunError",
+    "FunctionToolset",
+    "Ledger",
+    "Message",
+    "ModelRetry",
+    "Policy",
+    "RunCancelledError",
+    "RunContext",
+    "RunResult",
+    "RunTimeoutError",
+    "Step",
+    "Tool",
+    "ToolCall",
+    "Usage",
+    "UsageLimitExceeded",
+    "UserError",
+    "Veto",
+    "configure_logging",
+    "tool",
+]

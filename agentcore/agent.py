@@ -1,11 +1,11 @@
 """`Agent`: subclass it (or pass arguments) to set instructions, tools, model, output type and policies.
 
-    class Helper(Agent):
-        instructions = "You are a careful assistant."
-        tools = [calculator]
-        model = "qwen2.5-coder-0.5b"
+class Helper(Agent):
+    instructions = "You are a careful assistant."
+    tools = [calculator]
+    model = "qwen2.5-coder-0.5b"
 
-    result = await Helper().run("What is 17 * 23?")
+result = await Helper().run("What is 17 * 23?")
 """
 
 from __future__ import annotations
@@ -19,7 +19,14 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from agentcore import prompting
 from agentcore.context import RunContext
-from agentcore.errors import ModelRetry, RunCancelledError, RunTimeoutError, UsageLimitExceeded, UserError
+from agentcore.errors import (
+    AgentRunError,
+    ModelRetry,
+    RunCancelledError,
+    RunTimeoutError,
+    UsageLimitExceeded,
+    UserError,
+)
 from agentcore.events import Event, RunFinished, RunStarted
 from agentcore.loop import Run, drive
 from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall
@@ -106,7 +113,7 @@ class Agent(Generic[DepsT, OutputT]):
         if self._adapter is None:
             from pydantic import TypeAdapter
 
-            self._adapter = TypeAdapter(self._output_type)
+            self._adapter = TypeAdapter(self._output_type or str)
         return self._adapter
 
     def parse_output(self, content: str) -> Any:
@@ -241,8 +248,9 @@ class Agent(Generic[DepsT, OutputT]):
         for policy in self.policies:
             await policy.on_run_end(run.ctx, result)
         await self.on_run_end(run.ctx, result)
-        run.emit(RunFinished(run.ctx.run_id, run.ctx.step, run.status, result.output, run.usage,
-                             run.ledger.total_seconds))
+        run.emit(
+            RunFinished(run.ctx.run_id, run.ctx.step, run.status, result.output, run.usage, run.ledger.total_seconds)
+        )
         return result
 
 
@@ -282,11 +290,11 @@ async def _race(coro: Any, timeout: float | None, cancel: asyncio.Event | None) 
 
 
 def _raise_for_status(result: RunResult[Any]) -> None:
-    errors: dict[str, type[Exception]] = {
+    errors: dict[str, type[AgentRunError]] = {
         "max_steps": UsageLimitExceeded,
         "timeout": RunTimeoutError,
         "cancelled": RunCancelledError,
     }
     error_type = errors.get(result.status)
     if error_type is not None:
-        raise error_type(result.error or result.status, result)  # type: ignore[call-arg]
+        raise error_type(result.error or result.status, result)

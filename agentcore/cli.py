@@ -60,8 +60,7 @@ def _models(args: argparse.Namespace) -> int:
     from agentcore.models.registry import DEFAULT_MODEL, list_models, pull
 
     if args.action == "pull":
-        path = pull(args.name, progress=lambda line: print(line, file=sys.stderr))
-        print(path)
+        print(pull(args.name, progress=lambda line: print(line, file=sys.stderr)))
         return 0
     for info, path in list_models():
         mark = "*" if info.name == DEFAULT_MODEL else " "
@@ -136,7 +135,9 @@ class _Printer:
             )
         elif isinstance(event, ToolCalled):
             flag = "error" if event.error else "result"
-            self.line(f"[step {event.step}]   {event.call.name} {flag} in {event.seconds * 1000:.1f}ms: {event.result[:200]}")
+            self.line(
+                f"[step {event.step}]   {event.call.name} {flag} in {event.seconds * 1000:.1f}ms: {event.result[:200]}"
+            )
         elif isinstance(event, Notice):
             self.line(f"[step {event.step}]   note: {event.message}")
         elif isinstance(event, RunFinished):

@@ -23,7 +23,7 @@ class UserError(AgentcoreError):
     """The API was misused, or configuration is invalid. The message says where and how to fix it."""
 
 
-class ModelRetry(AgentcoreError):  # noqa: N818 - named for what the tool author means, as in pydantic-ai
+class ModelRetry(AgentcoreError):
     """Raised by a tool (or by validation) to send a message back to the model so that it tries again."""
 
 

@@ -20,12 +20,16 @@ class Event:
     def fields(self) -> dict[str, Any]:
         """The event as flat loggable fields (run_id and step included)."""
         out: dict[str, Any] = {}
-        for name in self.__slots__:  # type: ignore[attr-defined]
+        for name in self.__slots__:
             value = getattr(self, name)
             if isinstance(value, ToolCall):
                 value = value.signature()
             elif isinstance(value, Usage):
-                value = {"prompt": value.prompt_tokens, "cached": value.cached_tokens, "gen": value.generated_tokens}
+                value = {
+                    "prompt": value.prompt_tokens,
+                    "cached": value.cached_tokens,
+                    "gen": value.generated_tokens,
+                }
             out[name] = value
         return {"run_id": self.run_id, "step": self.step, **out}
 

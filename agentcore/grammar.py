@@ -26,7 +26,7 @@ PRIMITIVES = {
     "anystring": '"\\"" char{0,' + str(MAX_STRING) + '} "\\""',
     "scalar": "anystring | number | boolean | null",
     "anyobject": '"{" ws ( anystring ws ":" ws scalar ( "," ws anystring ws ":" ws scalar ){0,15} )? "}"',
-    "anyvalue": "scalar | anyobject | \"[\" ws ( scalar ( \",\" ws scalar ){0,19} )? \"]\"",
+    "anyvalue": 'scalar | anyobject | "[" ws ( scalar ( "," ws scalar ){0,19} )? "]"',
 }
 
 

@@ -37,9 +37,7 @@ class Policy:
         """Extra blocks for the system prompt (experience, advice). Computed once per run: the prefix stays stable."""
         return []
 
-    async def wrap_model_turn(
-        self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel
-    ) -> ModelResponse:
+    async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         return await call_next(request)
 
     async def before_tool_call(self, ctx: RunContext[Any], call: ToolCall) -> ToolCall | Veto | None:

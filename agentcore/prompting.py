@@ -69,10 +69,9 @@ def task_message(task: str) -> Message:
 
 def assistant_turn(call: ToolCall | None, content: str | None) -> Message:
     """The model's own turn, re-serialised canonically so the next prompt extends this one exactly."""
-    if call is not None:
-        body = {"tool": call.name, "arguments": call.arguments}
-    else:
-        body = {"final_answer": content}
+    body: dict[str, Any] = (
+        {"tool": call.name, "arguments": call.arguments} if call is not None else {"final_answer": content}
+    )
     return Message("assistant", json.dumps(body, ensure_ascii=False))
 
 
@@ -97,7 +96,8 @@ def observation(task: str, call: ToolCall, result: str, *, error: bool = False) 
     return Message(
         "user",
         f"Result of {done}:\n{clip(result)}\nDone: {done}. Original task: {task}\n"
-        "If the result answers the task, reply with the final_answer now. Otherwise do the next step with another tool.",
+        "If the result answers the task, reply with the final_answer now."
+        " Otherwise do the next step with another tool.",
     )
 
 

@@ -20,8 +20,7 @@ from agentcore.errors import AgentcoreError
 
 _MARKER = "selfcheck-child:"
 _PORTABLE_HINT = (
-    "rebuild llama-cpp-python with the portable CMAKE_ARGS in scripts/setup.sh"
-    " (CMAKE_ARGS_PORTABLE, GGML_NATIVE=OFF)"
+    "rebuild llama-cpp-python with the portable CMAKE_ARGS in scripts/setup.sh (CMAKE_ARGS_PORTABLE, GGML_NATIVE=OFF)"
 )
 
 
@@ -51,9 +50,7 @@ def check(
             return CheckResult(
                 True, f"selfcheck: llama.cpp evaluated a token with {model_name} ({eval_ms:.0f} ms)", eval_ms
             )
-        return CheckResult(
-            False, f"selfcheck: FAILED: the child exited 0 without a result: {_tail(done.stdout)}"
-        )
+        return CheckResult(False, f"selfcheck: FAILED: the child exited 0 without a result: {_tail(done.stdout)}")
     return CheckResult(False, _explain_failure(done.returncode, done.stderr or done.stdout))
 
 
@@ -74,9 +71,7 @@ def _explain_failure(returncode: int, output: str) -> str:
         )
     if returncode < 0:
         name = signal.Signals(-returncode).name
-        return (
-            f"selfcheck: FAILED: llama.cpp crashed with {name} while loading or evaluating; {_PORTABLE_HINT}"
-        )
+        return f"selfcheck: FAILED: llama.cpp crashed with {name} while loading or evaluating; {_PORTABLE_HINT}"
     return f"selfcheck: FAILED: the llama.cpp child exited with status {returncode}: {_tail(output)}"
 
 
@@ -98,9 +93,7 @@ def _child(model_path: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m agentcore.selfcheck", description=__doc__.splitlines()[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m agentcore.selfcheck", description=__doc__.splitlines()[0])
     parser.add_argument(
         "model", nargs="?", default=None, help="registry name or .gguf path (default: the default model)"
     )

@@ -139,9 +139,7 @@ def start_llama_server(
     if not path.is_file():
         raise UserError(f"no such model file: {path}")
     if host not in LOOPBACK:
-        raise UserError(
-            f"the test server listens on loopback only (it has no authentication), not on {host!r}"
-        )
+        raise UserError(f"the test server listens on loopback only (it has no authentication), not on {host!r}")
     missing = [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
     if missing:
         raise UserError(

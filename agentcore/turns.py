@@ -23,7 +23,8 @@ FINAL_KEY = "final_answer"
 def bound_schema(schema: dict[str, Any], max_string: int = MAX_STRING) -> dict[str, Any]:
     """A copy of `schema` without titles, with local $refs inlined and upper bounds on strings and arrays."""
     defs = dict(schema.get("$defs", {}))
-    return _bound(schema, defs, max_string, depth=0)
+    bounded: dict[str, Any] = _bound(schema, defs, max_string, depth=0)
+    return bounded
 
 
 def _bound(node: Any, defs: dict[str, Any], max_string: int, depth: int) -> Any:
@@ -104,7 +105,8 @@ def parse_turn(text: str, request: ModelRequest) -> tuple[str | None, ToolCall |
 
 
 def _unwrap(answer: Any) -> Any:
-    """Small models sometimes nest a whole turn inside the answer string: {"final_answer": "{\\"final_answer\\": 7}"}."""
+    """Small models sometimes nest a whole turn inside the answer string:
+    {"final_answer": "{\\"final_answer\\": 7}"}."""
     if isinstance(answer, str) and answer.startswith("{") and FINAL_KEY in answer:
         try:
             inner = json.loads(answer)

@@ -42,7 +42,13 @@ def validate(check: Any) -> str | None:
     """None when `check` is a well-formed check, else what is wrong with it."""
     if not isinstance(check, dict) or check.get("kind") not in KINDS or "value" not in check:
         return f"check must be {{'kind': one of {', '.join(KINDS)}, 'value': ...}}, got {check!r}"
-    kind, value = check["kind"], check["value"]
+    tol = check.get("tol", DEFAULT_TOLERANCE)
+    if isinstance(tol, bool) or not isinstance(tol, int | float) or tol < 0:
+        return f"tol must be a non-negative number, got {tol!r}"
+    return _value_problem(check["kind"], check["value"])
+
+
+def _value_problem(kind: str, value: Any) -> str | None:
     if kind == "number" and (isinstance(value, bool) or not isinstance(value, int | float)):
         return f"a number check needs a numeric value, got {value!r}"
     if kind == "contains" and not (isinstance(value, str) or _all_strings(value)):
@@ -54,9 +60,6 @@ def validate(check: Any) -> str | None:
             re.compile(value)
         except re.error as exc:
             return f"bad regex {value!r}: {exc}"
-    tol = check.get("tol", DEFAULT_TOLERANCE)
-    if isinstance(tol, bool) or not isinstance(tol, int | float) or tol < 0:
-        return f"tol must be a non-negative number, got {tol!r}"
     return None
 
 
@@ -78,7 +81,7 @@ def passes(check: dict[str, Any], output: Any) -> bool:
         wanted = [value] if isinstance(value, str) else value
         return all(item.lower() in text.lower() for item in wanted)
     if kind == "exact":
-        return _strip_quotes(text.strip()) == value
+        return bool(_strip_quotes(text.strip()) == value)
     if kind == "regex":
         return re.search(value, text) is not None
     raise ValueError(f"unknown check kind {kind!r}; known: {', '.join(KINDS)}")

@@ -67,11 +67,11 @@ def unit_convert(value: float, from_unit: Unit, to_unit: Unit) -> str:
         if from_unit not in _TEMPERATURES or to_unit not in _TEMPERATURES:
             raise ValueError(f"cannot convert {from_unit} to {to_unit}: only C, F and K are temperatures")
         kelvin = _to_kelvin(value, from_unit)
-        return format_number(round(_from_kelvin(kelvin, to_unit), 6))
+        return str(format_number(round(_from_kelvin(kelvin, to_unit), 6)))
     source, target = _unit(from_unit), _unit(to_unit)
     if source[0] != target[0]:
         raise ValueError(f"cannot convert {from_unit} ({source[0]}) to {to_unit} ({target[0]})")
-    return format_number(round(value * source[1] / target[1], 6))
+    return str(format_number(round(value * source[1] / target[1], 6)))
 
 
 def _unit(name: str) -> tuple[str, float]:
@@ -115,7 +115,8 @@ def _parse_date(text: str) -> dt.date:
 
 
 def lookup(table: Table, key: str) -> str:
-    """Look up a key in a table: capitals (country -> capital), elements (element -> symbol), prices (product -> price in dollars).
+    """Look up a key in a table: capitals (country -> capital), elements (element -> symbol),
+    prices (product -> price in dollars).
 
     Args:
         table: capitals, elements or prices.
@@ -126,7 +127,7 @@ def lookup(table: Table, key: str) -> str:
     for candidate in (wanted, wanted.removesuffix("s"), wanted.removeprefix("the ")):
         if candidate in rows:
             value = rows[candidate]
-            return format_number(value) if isinstance(value, int | float) else str(value)
+            return str(format_number(value)) if isinstance(value, int | float) else str(value)
     raise ValueError(f"no {key!r} in {table}; keys: {', '.join(rows)}")
 
 

@@ -97,7 +97,7 @@ def cap_words(text: str, max_words: int) -> str:
     ends = [m.end() for m in _SENTENCE_END.finditer(clipped)]
     if ends and len(clipped[: ends[-1]].split()) >= max_words // 2:
         return clipped[: ends[-1]]
-    return clipped + " ..."
+    return clipped + "…"
 
 
 def _sum_usage(a: Usage, b: Usage) -> Usage:

@@ -27,10 +27,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from agentcore.policies import router_factors as rf
-
 from agentcore.errors import UserError
 from agentcore.messages import Message, ModelRequest
+from agentcore.policies import router_factors as rf
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
@@ -88,8 +87,7 @@ class RouterConfig:
     def _check_weights(self) -> None:
         if set(self.weights) != set(rf.FACTORS):
             raise UserError(
-                f"RouterConfig.weights must have exactly the keys {list(rf.FACTORS)};"
-                f" got {sorted(self.weights)}"
+                f"RouterConfig.weights must have exactly the keys {list(rf.FACTORS)}; got {sorted(self.weights)}"
             )
         if any(w < 0 for w in self.weights.values()):
             raise UserError("RouterConfig.weights must not be negative")
@@ -115,8 +113,7 @@ class RouterConfig:
                 raise UserError(f"RouterConfig.min_tier has unknown plan {plan!r}; plans are {list(PLANS)}")
             if tier not in self.tiers:
                 raise UserError(
-                    f"RouterConfig.min_tier[{plan!r}] names unknown tier {tier!r};"
-                    f" tiers are {list(self.tiers)}"
+                    f"RouterConfig.min_tier[{plan!r}] names unknown tier {tier!r}; tiers are {list(self.tiers)}"
                 )
 
     def bounds(self) -> tuple[float, ...]:
@@ -153,15 +150,11 @@ class RouteDecision:
 class ComplexityRouter:
     """Routes a task before execution. `count_tokens` (the model's tokenizer) replaces word counts."""
 
-    def __init__(
-        self, config: RouterConfig | None = None, *, count_tokens: Callable[[str], int] | None = None
-    ) -> None:
+    def __init__(self, config: RouterConfig | None = None, *, count_tokens: Callable[[str], int] | None = None) -> None:
         self.config = config or RouterConfig()
         self.count_tokens = count_tokens
 
-    def route(
-        self, task: str, *, tool_names: Sequence[str] = (), team_available: bool = False
-    ) -> RouteDecision:
+    def route(self, task: str, *, tool_names: Sequence[str] = (), team_available: bool = False) -> RouteDecision:
         if not task.strip():
             raise UserError("ComplexityRouter.route() got an empty task")
         cfg = self.config
@@ -177,9 +170,7 @@ class ComplexityRouter:
         scores = {name: results[name].score for name in rf.FACTORS}
         overall = round(min(10.0, sum(cfg.weights[n] * scores[n] for n in rf.FACTORS)), 2)
         reasons = [f"{name} {scores[name]:g}/10: {results[name].detail}" for name in rf.FACTORS]
-        reasons.append(
-            f"overall {overall:g} = weighted sum with weights {[cfg.weights[n] for n in rf.FACTORS]}"
-        )
+        reasons.append(f"overall {overall:g} = weighted sum with weights {[cfg.weights[n] for n in rf.FACTORS]}")
         plan, why = self._plan(scores, overall, units, team_available)
         reasons.append(f"plan {plan}: {why}")
         tier, tier_why = self._tier(overall, plan)
@@ -194,14 +185,11 @@ class ComplexityRouter:
         cfg = self.config
         tools = scores["tool_requirements"]
         compound = units >= cfg.decompose_min_requirements
-        parts = (
-            f"{units:g} requirement units >= decompose_min_requirements {cfg.decompose_min_requirements:g}"
-        )
+        parts = f"{units:g} requirement units >= decompose_min_requirements {cfg.decompose_min_requirements:g}"
         if compound and team_available and overall >= cfg.team_threshold:
             return (
                 "team",
-                f"a team is configured, {parts}, overall {overall:g}"
-                f" >= team_threshold {cfg.team_threshold:g}",
+                f"a team is configured, {parts}, overall {overall:g} >= team_threshold {cfg.team_threshold:g}",
             )
         if compound and overall >= cfg.decompose_threshold:
             return (
@@ -226,25 +214,18 @@ class ComplexityRouter:
             why += f", raised to min_tier for {plan}"
         return cfg.tiers[index], why
 
-    def _near(
-        self, scores: Mapping[str, float], overall: float, units: float, team_available: bool
-    ) -> list[str]:
+    def _near(self, scores: Mapping[str, float], overall: float, units: float, team_available: bool) -> list[str]:
         """Thresholds whose deciding value lies within the margin: decisions worth a second opinion."""
         cfg, margin, near = self.config, self.config.llm_margin, []
         compound = units >= cfg.decompose_min_requirements
         if abs(units - cfg.decompose_min_requirements) < 1.0:
-            near.append(
-                f"{units:g} requirement units"
-                f" vs decompose_min_requirements {cfg.decompose_min_requirements:g}"
-            )
+            near.append(f"{units:g} requirement units vs decompose_min_requirements {cfg.decompose_min_requirements:g}")
         if compound and team_available and abs(overall - cfg.team_threshold) < margin:
             near.append(f"overall {overall:g} vs team_threshold {cfg.team_threshold:g}")
         if compound and abs(overall - cfg.decompose_threshold) < margin:
             near.append(f"overall {overall:g} vs decompose_threshold {cfg.decompose_threshold:g}")
         if abs(scores["tool_requirements"] - cfg.tool_threshold) < margin:
-            near.append(
-                f"tool_requirements {scores['tool_requirements']:g} vs tool_threshold {cfg.tool_threshold:g}"
-            )
+            near.append(f"tool_requirements {scores['tool_requirements']:g} vs tool_threshold {cfg.tool_threshold:g}")
         return near
 
     async def aroute(
@@ -265,13 +246,9 @@ class ComplexityRouter:
         choice = _parse_choice(response.content, allowed)
         reasons = list(decision.reasons)
         if choice is None:
-            reasons.append(
-                f"LLM check by {model.name} answered {response.content!r}, not a plan; kept {decision.plan}"
-            )
+            reasons.append(f"LLM check by {model.name} answered {response.content!r}, not a plan; kept {decision.plan}")
             return replace(decision, reasons=reasons)
-        reasons.append(
-            f"LLM check by {model.name} near the threshold chose {choice} (heuristic: {decision.plan})"
-        )
+        reasons.append(f"LLM check by {model.name} near the threshold chose {choice} (heuristic: {decision.plan})")
         tier, tier_why = self._tier(decision.overall, choice)
         if choice != decision.plan:
             reasons.append(f"tier {tier!r}: {tier_why}")

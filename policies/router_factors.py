@@ -57,9 +57,7 @@ def keyword_regex(words: Iterable[str]) -> LazyPattern:
     return LazyPattern(r"\b(?:" + "|".join(alternatives) + r")\b")
 
 
-_EXT = (
-    r"(?:txt|csv|tsv|jsonl?|md|pdf|py|js|ts|log|ya?ml|xlsx?|docx?|pptx?|html?|xml|ini|toml|cfg|sql|jpe?g|png)"
-)
+_EXT = r"(?:txt|csv|tsv|jsonl?|md|pdf|py|js|ts|log|ya?ml|xlsx?|docx?|pptx?|html?|xml|ini|toml|cfg|sql|jpe?g|png)"
 FILE_RE = re.compile(rf"(?:^|(?<=[\s(\"'`]))[\w./-]*\.{_EXT}\b", re.IGNORECASE)
 URL_RE = re.compile(r"https?://\S+|\bwww\.\S+", re.IGNORECASE)
 EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+\b")
@@ -82,9 +80,7 @@ DOMAINS: Mapping[str, LazyPattern] = {
         " deploy, docker, kubernetes, python, javascript, rust, sql, repository, compiler, backend, frontend,"
         " microservice, architecture, schema, pull request, dependency"
     ),
-    "research": _phrases(
-        "research, investigate, study, survey, literature, paper, evidence, citation, sources"
-    ),
+    "research": _phrases("research, investigate, study, survey, literature, paper, evidence, citation, sources"),
     "business": _phrases(
         "market, marketing, sales, revenue, business, customer, competitor, pricing, roi, profit, startup,"
         " go-to-market, churn, conversion, onboarding, product launch"
@@ -97,9 +93,7 @@ DOMAINS: Mapping[str, LazyPattern] = {
         "data, dataset, statistics, statistical, analytics, metrics, csv, spreadsheet, chart, plot,"
         " visualization, median, regression, correlation, column, funnel"
     ),
-    "science": _phrases(
-        "experiment, hypothesis, theory, scientific, physics, chemistry, biology, climate, clinical"
-    ),
+    "science": _phrases("experiment, hypothesis, theory, scientific, physics, chemistry, biology, climate, clinical"),
     "legal": _phrases(
         "legal, law, regulation, compliance, contract, gdpr, license, licence, liability, clause, privacy"
     ),
@@ -118,9 +112,7 @@ TOOL_CATEGORIES: Mapping[str, LazyPattern] = {
     ),
     "http": _phrases("api, endpoint, fetch, download, upload, webhook, http status"),
     "calculator": _phrases("calculator, calculate, compute, arithmetic, percent, percentage"),
-    "code": _phrases(
-        "run, execute, exec, script, test suite, pytest, shell, terminal, command, compile, benchmark"
-    ),
+    "code": _phrases("run, execute, exec, script, test suite, pytest, shell, terminal, command, compile, benchmark"),
     "files": _phrases("file, folder, directory, workspace, attached, attachment, repo, codebase"),
     "database": _phrases("database, sql, db, query the, records"),
     "messaging": _phrases("email, e-mail, mail, inbox, slack, sms, notify"),
@@ -167,9 +159,7 @@ REASONING_TIERS: tuple[tuple[float, str, LazyPattern], ...] = (
     (
         3.0,
         "simple",
-        _phrases(
-            "what, who, when, where, which, list, define, name, show, tell, convert, translate, is, are"
-        ),
+        _phrases("what, who, when, where, which, list, define, name, show, tell, convert, translate, is, are"),
     ),
 )
 _HOW_RE = re.compile(r"\bhow\s+(?:do|does|to|can|could|should|would)\b", re.IGNORECASE)
@@ -208,9 +198,7 @@ _CLAUSE_SPLIT = re.compile(
     re.IGNORECASE,
 )
 BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?=\S)")
-_QUOTED_RE = re.compile(
-    r"\"[^\"\n]{1,400}\"|“[^”\n]{1,400}”|(?<![\w])'[^'\n]{1,400}'(?![\w])|```.*?```", re.DOTALL
-)
+_QUOTED_RE = re.compile(r"\"[^\"\n]{1,400}\"|“[^”\n]{1,400}”|(?<![\w])'[^'\n]{1,400}'(?![\w])|```.*?```", re.DOTALL)
 # "...the following paragraph: <passage>" or "...below: <passage>": the passage is material to work on.
 _MATERIAL_NOUNS = (
     r"(?:text|paragraph|passage|article|essay|e?mail|message|review|code|snippet|document|sentence|story"
@@ -249,9 +237,7 @@ def _interpolate(x: float, points: Sequence[tuple[float, float]]) -> float:
     return points[-1][1]
 
 
-def score_length(
-    task: str, count_tokens: Callable[[str], int] | None, tokens_per_word: float
-) -> FactorResult:
+def score_length(task: str, count_tokens: Callable[[str], int] | None, tokens_per_word: float) -> FactorResult:
     """effgen's word bands 20/50/100/200 -> 2/4/6/8, interpolated so one word more is no cliff; 400+ -> 10."""
     if count_tokens is not None:
         tokens = count_tokens(task)

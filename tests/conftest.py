@@ -9,7 +9,7 @@ import pytest
 
 os.environ["AGENTCORE_BLOCK_REAL_MODELS"] = "1"
 
-from agentcore.models.base import set_real_models_allowed  # noqa: E402
+from agentcore.models.base import set_real_models_allowed
 
 set_real_models_allowed(False)
 

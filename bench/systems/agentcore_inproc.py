@@ -20,9 +20,7 @@ def run(tasks: Sequence[Task], settings: Settings, emit: Emit) -> dict[str, Any]
     import agentcore
     from agentcore.models.llamacpp import LlamaCppModel
 
-    model = LlamaCppModel(
-        settings.model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads, seed=settings.seed
-    )
+    model = LlamaCppModel(settings.model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads, seed=settings.seed)
     started = time.perf_counter()
     timer = CallTimer(model.load())
     load_s = time.perf_counter() - started
@@ -48,7 +46,7 @@ async def run_agent_task(model: Any, task: Task, settings: Settings, timer: Call
         model, tools=toolbox.agent_tools(task.tools), timeout=settings.timeout, max_steps=settings.max_steps
     )
     agent.max_tokens = settings.max_tokens
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     result: Any = None
     error: str | None = None
     try:
@@ -57,9 +55,9 @@ async def run_agent_task(model: Any, task: Task, settings: Settings, timer: Call
         result, error = exc.partial, str(exc)
     except Exception as exc:  # a crash is a failed task, not a failed benchmark
         error = f"{type(exc).__name__}: {exc}"
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     if result is None:
-        return TaskResult(task.id, task.family, "crash", None, wall, 0.0, 0.0, 0, 0, 0, 0, error=error)
+        return TaskResult(task.id, task.family, "crash", None, wall, cpu, 0.0, 0.0, 0, 0, 0, 0, error=error)
     ledger, usage = result.ledger, result.usage
     return TaskResult(
         id=task.id,
@@ -67,6 +65,7 @@ async def run_agent_task(model: Any, task: Task, settings: Settings, timer: Call
         status=result.status,
         output=output_text(result.output),
         wall_s=wall,
+        cpu_s=cpu,
         model_s=timer.take() if timer is not None else ledger.model_seconds,
         tool_s=ledger.tool_seconds,
         calls=usage.calls,

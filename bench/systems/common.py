@@ -39,6 +39,7 @@ class TaskResult:
     status: str  # completed, max_steps, timeout, error, crash, ...
     output: str | None
     wall_s: float
+    cpu_s: float  # CPU seconds of this process (all threads): less sensitive to a busy machine than wall time
     model_s: float
     tool_s: float
     calls: int

@@ -1,4 +1,4 @@
-""""The limit": a hand-written minimal agent loop on raw llama-cpp-python, to price what a framework costs.
+""" "The limit": a hand-written minimal agent loop on raw llama-cpp-python, to price what a framework costs.
 
 One grammar-constrained `create_completion` per step, a minimal ChatML prompt (tool signatures and the reply
 format), append-only so llama.cpp reuses the KV cache prefix, greedy decoding. The grammar comes from
@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from bench import toolbox
@@ -60,10 +61,10 @@ class _State:
 
 
 def run_task(llm: Any, timer: CallTimer, task: Task, settings: Settings) -> TaskResult:
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     specs = [tool.spec() for tool in toolbox.agent_tools(task.tools)]
     state = _State(_turn("system", _system(specs)) + _turn("user", task.task) + "<|im_start|>assistant\n")
-    grammars = {True: _grammar(specs), False: _grammar([])}
+    grammars = {True: _grammar(task.tools), False: _grammar(())}
     status, output, error = "max_steps", None, None
     final_only = False
     while state.calls < settings.max_steps:
@@ -90,7 +91,8 @@ def run_task(llm: Any, timer: CallTimer, task: Task, settings: Settings) -> Task
         state.prompt += _turn("user", reply) + "<|im_start|>assistant\n"
     return TaskResult(
         id=task.id, family=task.family, status=status, output=output,
-        wall_s=time.perf_counter() - started, model_s=timer.take(), tool_s=state.tool_s,
+        wall_s=time.perf_counter() - started, cpu_s=time.process_time() - cpu_started,
+        model_s=timer.take(), tool_s=state.tool_s,
         calls=state.calls, prompt_tokens=state.prompt_tokens, cached_tokens=state.cached_tokens,
         generated_tokens=state.generated_tokens, tool_calls=state.tool_calls, trace=state.trace, error=error,
     )  # fmt: skip
@@ -107,14 +109,17 @@ def _system(specs: Sequence[Any]) -> str:
     return "Tools:\n" + "\n".join(lines) + "\n" + REPLY
 
 
-def _grammar(specs: Sequence[Any]) -> Any:
-    from llama_cpp import LlamaGrammar
+@cache
+def _grammar(tools: tuple[str, ...]) -> Any:
+    """The grammar of one turn with these tools (a final answer only, when there are none)."""
+    from llama_cpp import LlamaGrammar  # type: ignore[attr-defined]
 
     from agentcore.grammar import schema_to_gbnf
     from agentcore.messages import ModelRequest
     from agentcore.turns import final_branch, turn_schema
 
-    schema = turn_schema(ModelRequest(messages=(), tools=tuple(specs))) if specs else final_branch(None)
+    specs = tuple(tool.spec() for tool in toolbox.agent_tools(tools))
+    schema = turn_schema(ModelRequest(messages=(), tools=specs)) if specs else final_branch(None)
     return LlamaGrammar.from_string(schema_to_gbnf(schema or final_branch(None)), verbose=False)
 
 
@@ -139,7 +144,7 @@ def _call_tool(state: _State, name: str, arguments: dict[str, Any]) -> str:
     started = time.perf_counter()
     try:
         value = toolbox.call(name, arguments)
-        result = f"Result: {value}"
+        result = f"Result: {value}\nIf this answers the task, reply with the final_answer."
     except Exception as exc:  # the model sees the error, as in any agent loop
         value = result = f"Error: {exc}"
     state.tool_s += time.perf_counter() - started

@@ -203,10 +203,7 @@ async def test_tool_timeout_is_shown_to_the_model() -> None:
     result = await Agent(model, tools=[sleepy]).run("sleep")
     assert time.perf_counter() - started < 0.9
     seen = last_message(model.requests[1])
-    assert (
-        seen
-        == prompting.observation("sleep", ToolCall("sleepy", {}), "timed out after 0.05s", error=True).content
-    )
+    assert seen == prompting.observation("sleep", ToolCall("sleepy", {}), "timed out after 0.05s", error=True).content
     assert result.output == "ok" and result.steps[0].tool_error
 
 

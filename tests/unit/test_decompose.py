@@ -1,4 +1,4 @@
-"""Task decomposition on scripted models: plan validation, DAG execution, parents' results, scoping, synthesis."""
+"""Task decomposition on scripted models: plan validation, DAG runs, parents' results, scoping, synthesis."""
 
 from __future__ import annotations
 
@@ -48,9 +48,7 @@ def task_of(request: ModelRequest) -> str:
 class Agents:
     """make_agent for tests: one FunctionModel agent per subtask, answering `answers[id]` after `delay`."""
 
-    def __init__(
-        self, answers: dict[str, str], delay: float = 0.0, slow: frozenset[str] = frozenset()
-    ) -> None:
+    def __init__(self, answers: dict[str, str], delay: float = 0.0, slow: frozenset[str] = frozenset()) -> None:
         self.answers, self.delay, self.slow = answers, delay, slow
         self.models: dict[str, FunctionModel] = {}
         self.running = self.peak = 0
@@ -74,14 +72,12 @@ class Agents:
 
 async def test_plan_is_one_constrained_call_validated_into_a_dag() -> None:
     model = ScriptedModel([DIAMOND])
-    dag = await Decomposer(model).plan(
-        "Add the populations of Zurich and Geneva.", tool_names=["add", "search"]
-    )
+    dag = await Decomposer(model).plan("Add the populations of Zurich and Geneva.", tool_names=["add", "search"])
     assert sorted(dag.edges) == [("s1", "s3"), ("s2", "s3")]
     assert dag.nodes["s3"]["subtask"] == Subtask("s3", "Add the two populations.", ("s1", "s2"), ("add",))
     schema = model.requests[0].output_schema
     assert schema == plan_schema(6, ["add", "search"])
-    item = schema["properties"]["subtasks"]["items"]["properties"]  # type: ignore[index]
+    item = schema["properties"]["subtasks"]["items"]["properties"]
     assert item["id"]["enum"] == ["s1", "s2", "s3", "s4", "s5", "s6"]
     assert item["tools"]["items"]["enum"] == ["add", "search"]
     assert "Add the populations of Zurich and Geneva." in model.requests[0].messages[1].content
@@ -162,14 +158,10 @@ async def test_independent_subtasks_run_concurrently_within_the_limit() -> None:
 async def test_dependents_start_after_their_parents_end() -> None:
     events: list[dict[str, Any]] = []
     agents = Agents({}, delay=0.02)
-    result = await Decomposer(ScriptedModel([DIAMOND, "done"])).run(
-        "Populations.", agents, on_event=events.append
-    )
+    result = await Decomposer(ScriptedModel([DIAMOND, "done"])).run("Populations.", agents, on_event=events.append)
     assert events == result.events
     order = [(e["event"], e.get("id")) for e in events if e["event"] in ("node_start", "node_end")]
-    assert order.index(("node_start", "s3")) > max(
-        order.index(("node_end", "s1")), order.index(("node_end", "s2"))
-    )
+    assert order.index(("node_start", "s3")) > max(order.index(("node_end", "s1")), order.index(("node_end", "s2")))
     plan_event = events[0]
     assert plan_event["event"] == "plan" and plan_event["edges"] == [["s1", "s3"], ["s2", "s3"]]
     assert [n["id"] for n in plan_event["nodes"]][-1] == "s3"
@@ -187,7 +179,8 @@ async def test_tool_names_for_the_plan_come_from_the_agent() -> None:
     model = ScriptedModel([DIAMOND, "done"])
     await Decomposer(model).run("Populations.", Agents({}))
     schema = model.requests[0].output_schema
-    tools = schema["properties"]["subtasks"]["items"]["properties"]["tools"]  # type: ignore[index]
+    assert schema is not None
+    tools = schema["properties"]["subtasks"]["items"]["properties"]["tools"]
     assert tools["items"]["enum"] == ["add", "search"]
 
 
@@ -200,17 +193,12 @@ async def test_timed_out_subtask_skips_its_dependents() -> None:
     assert "s3" not in agents.models  # never started
     assert result.output == "only Geneva is known: 203856"
     assert not result.ok and result.error is not None and "s1" in result.error
-    assert (
-        "[s2]" in model.requests[1].messages[1].content
-        and "[s1]" not in model.requests[1].messages[1].content
-    )
+    assert "[s2]" in model.requests[1].messages[1].content and "[s1]" not in model.requests[1].messages[1].content
 
 
 async def test_no_completed_subtask_means_no_answer() -> None:
     agents = Agents({}, slow=frozenset({"s1"}))
-    result = await Decomposer(ScriptedModel([plan(("s1", "a", [], []))]), subtask_timeout=0.05).run(
-        "A.", agents
-    )
+    result = await Decomposer(ScriptedModel([plan(("s1", "a", [], []))]), subtask_timeout=0.05).run("A.", agents)
     assert result.output is None and result.error is not None and "no subtask completed" in result.error
 
 

@@ -348,9 +348,7 @@ def test_object_with_only_optional_properties_accepts_both() -> None:
 
 
 def test_numbers_admitted_by_the_grammar_are_json() -> None:
-    grammar = Grammar(
-        schema_to_gbnf({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
-    )
+    grammar = Grammar(schema_to_gbnf({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}))
     assert grammar.accepts('{"n": 0}') and grammar.accepts('{"n": -10}')
     assert not grammar.accepts('{"n": 007}')  # json.loads('{"n": 007}') raises
 

@@ -77,9 +77,7 @@ class Tracing(Policy):
         self.log.append(f"{self.name}.system_blocks")
         return [f"Advice from {self.name}: check your arithmetic."]
 
-    async def wrap_model_turn(
-        self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel
-    ) -> ModelResponse:
+    async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         self.log.append(f"{self.name}.wrap_in")
         response = await call_next(request)
         self.log.append(f"{self.name}.wrap_out")
@@ -171,9 +169,7 @@ async def test_before_tool_call_can_rewrite_the_call() -> None:
     result = await Clamp(model, tools=[add]).run("500+1")
     assert executed == [{"a": 10, "b": 1}]
     assert result.steps[0].call == ToolCall("add", {"a": 10, "b": 1}) and result.steps[0].result == "11"
-    assert model.requests[1].messages[-1] == prompting.observation(
-        "500+1", ToolCall("add", {"a": 10, "b": 1}), "11"
-    )
+    assert model.requests[1].messages[-1] == prompting.observation("500+1", ToolCall("add", {"a": 10, "b": 1}), "11")
 
 
 class Deny(Policy):
@@ -189,9 +185,7 @@ async def test_veto_skips_the_call_and_shows_the_reason() -> None:
     agent = Recorder(model, tools=[add], policies=[Deny("adding is not allowed here")])
     result = await agent.run("1+2")
     assert executed == [] and result.output == "cannot" and result.status == "completed"
-    assert model.requests[1].messages[-1] == prompting.retry_message(
-        "1+2", "Calling add", "adding is not allowed here"
-    )
+    assert model.requests[1].messages[-1] == prompting.retry_message("1+2", "Calling add", "adding is not allowed here")
     assert "agent.before_tool_call:add" not in agent.log  # the first veto wins
     assert not any(entry.startswith("agent.after_tool_call") for entry in agent.log)
     vetoes = [t for t in result.trace if t["kind"] == "notice" and "vetoed" in t["message"]]
@@ -261,15 +255,11 @@ async def test_hooks_share_the_run_context() -> None:
         async def on_run_start(self, ctx: RunContext[Any]) -> None:
             ctx.metadata["note"] = "kept"
 
-        async def after_tool_call(
-            self, ctx: RunContext[Any], call: ToolCall, result: str, error: bool
-        ) -> None:
+        async def after_tool_call(self, ctx: RunContext[Any], call: ToolCall, result: str, error: bool) -> None:
             seen.append((ctx.metadata["note"], ctx.usage.calls))
             ctx.record("policy", verdict="fine")
 
-    result = await Agent(ScriptedModel([call("add", a=1, b=1), "2"]), tools=[add], policies=[Notes()]).run(
-        "1+1"
-    )
+    result = await Agent(ScriptedModel([call("add", a=1, b=1), "2"]), tools=[add], policies=[Notes()]).run("1+1")
     assert seen == [("kept", 1)]
     assert {"kind": "policy", "step": 1, "verdict": "fine"} in result.trace
 

@@ -97,7 +97,10 @@ async def test_constrained_request_sends_schema_and_greedy_settings(fake: FakeSe
     assert sent["path"] == "/v1/chat/completions"
     assert sent["headers"]["Authorization"] == "Bearer sk-test"
     body = sent["body"]
-    assert body["messages"] == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "2+2?"}]
+    assert body["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "2+2?"},
+    ]
     assert body["response_format"] == {
         "type": "json_schema",
         "json_schema": {"name": "turn", "schema": turn_schema(TOOL_REQUEST), "strict": True},
@@ -127,7 +130,11 @@ async def test_free_text_is_unconstrained_and_usage_is_parsed(fake: FakeServer) 
 
     assert response.content == "Hello there" and response.tool_call is None
     assert "response_format" not in fake.requests[0]["body"]
-    assert (response.usage.prompt_tokens, response.usage.cached_tokens, response.usage.generated_tokens) == (40, 32, 3)
+    assert (response.usage.prompt_tokens, response.usage.cached_tokens, response.usage.generated_tokens) == (
+        40,
+        32,
+        3,
+    )
     assert response.usage.calls == 1
     assert response.timings.prompt_seconds == 0.25 and response.timings.generation_seconds == 0.5
     assert response.timings.total_seconds > 0

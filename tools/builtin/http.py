@@ -34,9 +34,7 @@ def normalise_allow(allow: Sequence[str]) -> tuple[str, ...]:
             )
         entries.append(entry)
     if not entries:
-        raise UserError(
-            "http tools need an allow-list of hosts, e.g. http_allow=['example.org']; none was given"
-        )
+        raise UserError("http tools need an allow-list of hosts, e.g. http_allow=['example.org']; none was given")
     return tuple(entries)
 
 
@@ -61,16 +59,12 @@ def check_url(url: Any, allow: Sequence[str]) -> Any:
     except httpx.InvalidURL as exc:
         raise ValueError(f"invalid URL {url!r}: {exc}") from None
     if parsed.scheme not in ("http", "https"):
-        raise ValueError(
-            f"URL scheme {parsed.scheme or 'none'!r} is refused; only http and https are allowed"
-        )
+        raise ValueError(f"URL scheme {parsed.scheme or 'none'!r} is refused; only http and https are allowed")
     host = parsed.raw_host.decode("ascii")
     if not host:
         raise ValueError(f"URL {url!r} has no host; write a full URL such as https://example.org/page")
     if not is_allowed_host(host, allow):
-        raise ValueError(
-            f"host {host!r} is not in the allow-list ({', '.join(allow)}); the request was refused"
-        )
+        raise ValueError(f"host {host!r} is not in the allow-list ({', '.join(allow)}); the request was refused")
     return parsed
 
 
