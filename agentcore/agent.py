@@ -277,7 +277,9 @@ async def _race(coro: Any, timeout: float | None, cancel: asyncio.Event | None) 
     try:
         await asyncio.wait({work, waiter}, return_when=asyncio.FIRST_COMPLETED)
     except asyncio.CancelledError:
-        work.cancel()  # the caller was cancelled: stop the run too
+        work.cancel()  # the caller was cancelled: stop the run too, and wait until it has stopped
+        with contextlib.suppress(asyncio.CancelledError):
+            await work
         raise
     finally:
         waiter.cancel()

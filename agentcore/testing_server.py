@@ -156,6 +156,7 @@ def start_llama_server(
         "--n_threads", str(n_threads),
         "--n_gpu_layers", str(n_gpu_layers),
         "--seed", "0",
+        "--logits_all", "False",  # as in-process: logits of the last token only (the server's default is True)
         "--verbose", "False",
         *extra_args,
     ]  # fmt: skip

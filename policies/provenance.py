@@ -51,9 +51,7 @@ KEY_KINDS: Mapping[str, str] = {
 }
 # A sensitive word followed by one of these still names the value ("account_number", "email_address");
 # followed by anything else it does not ("email_body" is free text, scanned by value instead).
-ID_SUFFIXES = frozenset(
-    {"id", "ids", "number", "no", "nr", "address", "addr", "addresses", "name", "names", "list"}
-)
+ID_SUFFIXES = frozenset({"id", "ids", "number", "no", "nr", "address", "addr", "addresses", "name", "names", "list"})
 
 VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),

@@ -110,9 +110,7 @@ class ToolGuard(Policy):
     ) -> None:
         unknown = [c for c in checks if c not in CHECKS] + [k for k in provenance_kinds if k not in KINDS]
         if unknown:
-            raise UserError(
-                f"ToolGuard: unknown checks or provenance kinds {unknown}; use {CHECKS} and {KINDS}"
-            )
+            raise UserError(f"ToolGuard: unknown checks or provenance kinds {unknown}; use {CHECKS} and {KINDS}")
         for label, value in (
             ("max_iterations", max_iterations),
             ("block_after_rejections", block_after_rejections),
@@ -134,9 +132,7 @@ class ToolGuard(Policy):
     async def on_run_start(self, ctx: RunContext[Any]) -> None:
         ctx.metadata[STATE_KEY] = GuardState(rng=random.Random(self.seed))
 
-    async def wrap_model_turn(
-        self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel
-    ) -> ModelResponse:
+    async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         state = self.state(ctx)
         turn = _Turn(ctx, state, request, call_next)
         if not request.tools:
@@ -298,9 +294,7 @@ class ToolGuard(Policy):
         if state.pending is None:
             return
         text = messages[-1].content.split("\nTask:")[0] if messages and messages[-1].role == "user" else ""
-        state.steps.append(
-            tp.GuardStep(state.pending, prompting.clip(text or "not executed", tp.RESULT_CHARS), True)
-        )
+        state.steps.append(tp.GuardStep(state.pending, prompting.clip(text or "not executed", tp.RESULT_CHARS), True))
         state.pending = None
 
     def _validator_ask(self, turn: _Turn) -> Ask:
@@ -329,8 +323,7 @@ class ToolGuard(Policy):
         cleaned = tp.clean_instructions(system)
         # Belt and braces: no tool description may survive into a clean context.
         leaked = cleaned is not None and any(
-            len(d) >= 12 and d in cleaned
-            for d in (" ".join(s.description.split()) for s in turn.request.tools)
+            len(d) >= 12 and d in cleaned for d in (" ".join(s.description.split()) for s in turn.request.tools)
         )
         if cleaned is None or leaked:
             turn.record(

@@ -44,9 +44,7 @@ class Checks:
     provenance_kinds: tuple[str, ...] = KINDS
     max_tokens: int = CHECK_MAX_TOKENS
 
-    async def validate(
-        self, call: ToolCall, task: str, steps: Sequence[tp.GuardStep], ask: Ask
-    ) -> list[Verdict]:
+    async def validate(self, call: ToolCall, task: str, steps: Sequence[tp.GuardStep], ask: Ask) -> list[Verdict]:
         """The verdicts of the checks that ran; the last one failed unless all passed."""
         verdicts: list[Verdict] = []
         for name in CHECKS:
@@ -68,9 +66,7 @@ class Checks:
         findings = check_provenance(call.arguments, sources, self.provenance_kinds)
         if findings:
             unseen = "; ".join(f.describe() for f in findings)
-            return Verdict(
-                "provenance", False, f"values found in neither the request nor earlier results: {unseen}"
-            )
+            return Verdict("provenance", False, f"values found in neither the request nor earlier results: {unseen}")
         return Verdict("provenance", True, "every sensitive value occurs in the request or earlier results")
 
     async def alignment(self, call: ToolCall, task: str, steps: Sequence[tp.GuardStep], ask: Ask) -> Verdict:
@@ -78,9 +74,7 @@ class Checks:
         aligned = await self._ask(ask, messages, tp.ALIGNMENT_SCHEMA, "aligned")
         if aligned is None:
             return Verdict("alignment", True, "unparseable verdict: counted as aligned", defaulted=True)
-        return Verdict(
-            "alignment", aligned, "serves the request" if aligned else "does not serve the request"
-        )
+        return Verdict("alignment", aligned, "serves the request" if aligned else "does not serve the request")
 
     async def suspicion(self, call: ToolCall, task: str, steps: Sequence[tp.GuardStep], ask: Ask) -> Verdict:
         if not call.arguments:
@@ -90,14 +84,10 @@ class Checks:
         suspicious = await self._ask(ask, messages, tp.SUSPICION_SCHEMA, "suspicious")
         if suspicious is None:
             return Verdict("suspicion", False, "unparseable verdict: counted as suspicious", defaulted=True)
-        detail = (
-            "argument values unseen or contradicting the request" if suspicious else "argument values fit"
-        )
+        detail = "argument values unseen or contradicting the request" if suspicious else "argument values fit"
         return Verdict("suspicion", not suspicious, detail)
 
-    async def _ask(
-        self, ask: Ask, messages: tuple[Message, ...], schema: dict[str, Any], key: str
-    ) -> bool | None:
+    async def _ask(self, ask: Ask, messages: tuple[Message, ...], schema: dict[str, Any], key: str) -> bool | None:
         request = ModelRequest(
             messages=messages, tools=(), output_schema=schema, allow_final=True, max_tokens=self.max_tokens
         )

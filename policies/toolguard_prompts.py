@@ -101,9 +101,7 @@ def _history(task: str, steps: Sequence[GuardStep], follow: str) -> list[Message
         done = f"{step.call.name}({json.dumps(step.call.arguments, ensure_ascii=False)})"
         head = f"Error from {done}:" if step.error else f"Result of {done}:"
         messages.append(prompting.assistant_turn(step.call, None))
-        messages.append(
-            Message("user", f"{head}\n{step.result}\nDone: {done}. Original task: {task}\n{follow}")
-        )
+        messages.append(Message("user", f"{head}\n{step.result}\nDone: {done}. Original task: {task}\n{follow}"))
     return messages
 
 
@@ -124,9 +122,7 @@ def suspicion_messages(task: str, call: ToolCall, steps: Sequence[GuardStep]) ->
     return _check_messages(task, call, steps, question)
 
 
-def _check_messages(
-    task: str, call: ToolCall, steps: Sequence[GuardStep], question: str
-) -> tuple[Message, ...]:
+def _check_messages(task: str, call: ToolCall, steps: Sequence[GuardStep], question: str) -> tuple[Message, ...]:
     # Tool descriptions are left out on purpose: a poisoned one must not reach the validator either.
     done = "\n".join(
         f"- {s.call.name}({json.dumps(s.call.arguments, ensure_ascii=False)}) -> {s.result}" for s in steps

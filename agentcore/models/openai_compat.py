@@ -235,7 +235,7 @@ def _gbnf(schema_json: str) -> str:
 def _rejects_json_schema(message: str) -> bool:
     # llama-cpp-python answers 500: "... ('body', 'response_format', 'type'), 'msg': "Input should be
     # 'text' or 'json_object'", 'input': 'json_schema' ..."
-    return "response_format" in message and "json_object" in message and "json_schema" in message
+    return "response_format" in message and "'text' or 'json_object'" in message
 
 
 def _first_choice(data: dict[str, Any]) -> dict[str, Any]:

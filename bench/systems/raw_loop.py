@@ -105,8 +105,14 @@ def _turn(role: str, content: str) -> str:
 def _system(specs: Sequence[Any]) -> str:
     if not specs:
         return 'Reply with JSON only: {"final_answer": ANSWER}.'
-    lines = [f"- {s.name}({', '.join(s.parameters.get('properties', {}))}): {s.description}" for s in specs]
+    lines = [f"- {spec.name}({_args(spec.parameters)}): {spec.description}" for spec in specs]
     return "Tools:\n" + "\n".join(lines) + "\n" + REPLY
+
+
+def _args(parameters: dict[str, Any]) -> str:
+    """`value: number, unit: km|mi`: names and types, with the allowed values of enums."""
+    props: dict[str, Any] = parameters.get("properties", {})
+    return ", ".join(f"{name}: {'|'.join(p['enum']) if 'enum' in p else p.get('type')}" for name, p in props.items())
 
 
 @cache

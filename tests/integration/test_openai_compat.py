@@ -6,6 +6,7 @@ import json
 import socket
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from agentcore import Agent
 from agentcore.errors import ModelError
 from agentcore.messages import Message, ModelRequest, ToolSpec
 from agentcore.models.openai_compat import OpenAICompatModel
+from agentcore.result import RunResult
 from agentcore.testing_server import LlamaServer, start_llama_server
 from agentcore.tools.builtin import calculator
 
@@ -37,12 +39,12 @@ def model(server: LlamaServer) -> OpenAICompatModel:
     return OpenAICompatModel(server.base_url)
 
 
-def calls(result: object) -> list[str]:
-    return [step.call.name for step in result.steps if step.call is not None]  # type: ignore[attr-defined]
+def calls(result: RunResult[Any]) -> list[str]:
+    return [step.call.name for step in result.steps if step.call is not None]
 
 
 async def test_agent_multiplies_with_the_calculator(model: OpenAICompatModel) -> None:
-    result = await Agent(model, tools=[calculator]).run("What is 24344 * 334?")
+    result: RunResult[Any] = await Agent(model, tools=[calculator]).run("What is 24344 * 334?")
 
     assert "8130896" in str(result.output).replace(",", "")
     assert "calculator" in calls(result)
@@ -52,7 +54,7 @@ async def test_agent_multiplies_with_the_calculator(model: OpenAICompatModel) ->
 
 
 async def test_agent_chains_two_steps(model: OpenAICompatModel) -> None:
-    result = await Agent(model, tools=[calculator]).run("Compute 17 * 23, then add 100 to the result.")
+    result: RunResult[Any] = await Agent(model, tools=[calculator]).run("Compute 17 * 23, then add 100 to the result.")
 
     assert "491" in str(result.output)
     assert "calculator" in calls(result)

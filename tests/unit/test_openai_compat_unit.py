@@ -17,6 +17,7 @@ from agentcore.errors import ContextOverflowError, ModelError, RealModelBlockedE
 from agentcore.grammar import schema_to_gbnf
 from agentcore.messages import Message, ModelRequest, ToolSpec
 from agentcore.models.openai_compat import OpenAICompatModel
+from agentcore.result import RunResult
 from agentcore.turns import turn_schema
 
 CALC = ToolSpec(
@@ -150,7 +151,7 @@ async def test_server_error_is_retried_then_succeeds(fake: FakeServer) -> None:
 async def test_retries_are_bounded(fake: FakeServer) -> None:
     for _ in range(5):
         fake.reply(503, {"error": {"message": "overloaded"}})
-    with pytest.raises(ModelError, match="503.*overloaded"):
+    with pytest.raises(ModelError, match=r"503.*overloaded"):
         await model(fake, max_retries=2).complete(TOOL_REQUEST)
     assert len(fake.requests) == 3
 
@@ -268,7 +269,7 @@ async def test_agent_runs_through_the_fake_server(fake: FakeServer) -> None:
 
     fake.reply(200, completion('{"tool": "calculator", "arguments": {"expression": "6 * 7"}}'))
     fake.reply(200, completion('{"final_answer": "42"}'))
-    result = await Agent(model(fake), tools=[calculator]).run("What is 6 * 7?")
+    result: RunResult[Any] = await Agent(model(fake), tools=[calculator]).run("What is 6 * 7?")
 
     assert result.output == "42"
     assert [step.call.name for step in result.steps if step.call] == ["calculator"]

@@ -1,0 +1,133 @@
+"""`make bench`: the core numbers of issue #2, each printed with the command that reproduces it.
+
+1. framework overhead per agent step, on a scripted model (no model time at all);
+2. `import agentcore` time over bare Python;
+3. the share of prompt tokens served from the KV cache over a multi-step real-model run;
+4. the rate of valid tool calls on the real model.
+Then the routing and prompt-optimiser benches, when present. Numbers are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from agentcore import Agent, tool
+from agentcore.testing import FunctionModel, call
+
+CMD = "make bench  (or: .venv/bin/python -m bench.core)"
+
+
+@tool
+async def echo(n: int) -> int:
+    """Return n."""
+    return n
+
+
+def _add_one(n: int) -> int:
+    """Return n + 1."""
+    return n + 1
+
+
+async def _per_step_ms(tools: list[object], name: str, steps: int, runs: int) -> float:
+    def script(request: object) -> object:
+        count = len(getattr(request, "messages", ())) // 2
+        return call(name, n=count) if count < steps else "done"
+
+    agent: Agent[None, str] = Agent(FunctionModel(script), tools=tools, max_steps=steps + 5)
+    await agent.run("warm up")
+    total = 0.0
+    model_steps = 0
+    for _ in range(runs):
+        result = await agent.run("count")
+        # The scripted model's own time is part of "model" seconds; it is microseconds, and we count it against us.
+        total += result.ledger.framework_seconds + result.ledger.model_seconds
+        model_steps += len(result.steps)
+    return total / model_steps * 1000
+
+
+async def framework_overhead(steps: int = 8, runs: int = 100) -> tuple[float, float]:
+    """(ms per step with an async tool, ms per step with a sync tool run in a worker thread)."""
+    return (
+        await _per_step_ms([echo], "echo", steps, runs),
+        await _per_step_ms([tool(_add_one)], "_add_one", steps, runs),
+    )
+
+
+def import_time(repeats: int = 7) -> float:
+    def best(code: str) -> float:
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    return (best("import agentcore") - best("pass")) * 1000
+
+
+async def real_model_numbers() -> None:
+    from agentcore.models.llamacpp import LlamaCppModel
+    from agentcore.models.registry import DEFAULT_MODEL, pull
+    from agentcore.tools.builtin import builtin_toolset
+
+    model = LlamaCppModel(pull(DEFAULT_MODEL), n_ctx=4096, n_threads=2)
+    with tempfile.TemporaryDirectory() as root:
+        for name, value in (("a.txt", "120"), ("b.txt", "345"), ("c.txt", "78")):
+            (Path(root) / name).write_text(value)
+        agent: Agent[None, str] = Agent(model, tools=builtin_toolset(["calculator", "files"], workspace=root))
+        task = "Read a.txt, then read b.txt, then read c.txt, then add the three numbers with the calculator."
+        result = await agent.run(task)
+        print(f"\n[3] KV cache over a {len(result.steps)}-step real run ({model.name}): {task!r}")
+        for step in result.steps:
+            u = step.usage
+            print(f"    step {step.index}: prompt {u.prompt_tokens:4d}  cached {u.cached_tokens:4d}  -> {step.call}")
+        print(f"    answer {result.output!r}; share of prompt tokens from the KV cache: {result.cache_hit_rate:.1%}")
+        print("    (target >= 80%)   reproduce: " + CMD)
+        await valid_call_rate(agent)
+
+
+async def valid_call_rate(agent: Agent[None, str]) -> None:
+    tasks = [
+        "What is 24344 * 334?",
+        "Compute 17 * 23, then add 100 to the result.",
+        "List the files in the workspace.",
+        "Read b.txt and multiply its number by 2 with the calculator.",
+        "What is the square root of 1764?",
+        "What is (1234 + 4321) / 5?",
+        "Read a.txt.",
+        "How much is 15% of 240?",
+    ]
+    total = valid = 0
+    for task in tasks:
+        try:
+            result = await agent.run(task)
+        except Exception as exc:  # a stopped run still counts its calls
+            result = getattr(exc, "partial", None)
+            if result is None:
+                raise
+        for step in result.steps:
+            if step.call is not None:
+                total += 1
+                valid += not (step.tool_error and "invalid arguments" in (step.result or ""))
+    print(f"\n[4] valid tool calls on the real model: {valid}/{total} = {valid / max(total, 1):.0%} (target 100%)")
+    print("    valid = a known tool with schema-valid arguments; reproduce: " + CMD)
+
+
+def main() -> None:
+    with_async, with_thread = asyncio.run(framework_overhead())
+    print(f"[1] framework overhead per agent step (scripted model, 100 runs of 8 steps): {with_async:.3f} ms with an async tool,")
+    print(f"    {with_thread:.3f} ms with a sync tool (run in a worker thread). Target < 0.3 ms. Reproduce: {CMD}")
+    samples = [import_time(3) for _ in range(3)]
+    print(f"\n[2] import agentcore: {statistics.median(samples):.1f} ms over bare Python (target < 150 ms)")
+    print(f"    reproduce: {sys.executable} -X importtime -c 'import agentcore'")
+    asyncio.run(real_model_numbers())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""Side-by-side benchmark: agentcore against a hand-written minimal loop (and peers), same model and settings.
+
+    python -m bench.harness [--quick] [--systems agentcore,raw,...] [--model PATH] [TASKFILES...]
+
+Task files default to bench/tasks/*.jsonl (format: bench/suite.py). `--quick` takes 10 tasks spread over the
+families. Every system runs in its own subprocess (bench/systems/worker.py) on the same GGUF, n_ctx, threads and
+greedy decoding; the results go to bench/results/NAME.{md,png,json} with the command, model, git revision and
+machine facts. Systems run one after another, so a busy machine skews them unequally: the report records the
+load average before and after each, and CPU seconds per task beside wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bench import report
+from bench.suite import Task, TaskFileError, load_tasks, parse_task, quick_select
+from bench.systems import DEFAULT_SYSTEMS, SYSTEMS
+from bench.systems.common import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS_DIR = ROOT / "bench" / "results"
+QUICK_TASKS = 10
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.harness", description=__doc__.split("\n\n")[0])
+    parser.add_argument("taskfiles", nargs="*", help="JSONL task files (default: bench/tasks/*.jsonl)")
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_TASKS} tasks spread over the families")
+    parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"of: {', '.join(SYSTEMS)}")
+    parser.add_argument("--model", help="GGUF path (default: the registry's default model)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per task")
+    parser.add_argument("--name", help="results file name (default: quick or full)")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--render", metavar="RESULTS.json", help="only re-render the report of a saved run")
+    return parser.parse_args(list(argv))
+
+
+def resolve_model(path: str | None) -> Path:
+    if path:
+        found = Path(path).expanduser()
+    else:
+        from agentcore.models.registry import DEFAULT_MODEL, model_path
+
+        found = model_path(DEFAULT_MODEL)
+    if not found.is_file():
+        raise SystemExit(f"no model file at {found}: pass --model PATH, or pull it (`agentcore models pull`)")
+    return found
+
+
+def run_system(name: str, tasks: Sequence[Task], settings: Settings, workdir: Path) -> dict[str, Any]:
+    """Run one system in a worker subprocess; its progress lines pass through to stderr."""
+    job, out = workdir / f"{name}.job.json", workdir / f"{name}.out.json"
+    job.write_text(json.dumps({"settings": settings.to_json(), "tasks": [t.to_json() for t in tasks]}))
+    limit = len(tasks) * (settings.timeout + 15) + 300  # a hung worker must not hang the benchmark
+    load_before = os.getloadavg()
+    command = [sys.executable, "-m", "bench.systems.worker", name, str(job), str(out)]
+    error = None
+    try:
+        subprocess.run(command, cwd=ROOT, timeout=limit, check=False)
+    except subprocess.TimeoutExpired:
+        error = f"worker killed after {limit:.0f}s"
+    data: dict[str, Any] = json.loads(out.read_text()) if out.is_file() else {"results": []}
+    data["error"] = data.get("error") or error or (None if out.is_file() else "worker wrote no results")
+    data.setdefault("info", {})["load_avg"] = [round(load_before[0], 1), round(os.getloadavg()[0], 1)]
+    return data
+
+
+def _git_revision() -> str:
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+        return done.stdout.strip()
+
+    revision = git("rev-parse", "--short", "HEAD") or "unknown"
+    return revision + (" (with uncommitted changes)" if git("status", "--porcelain") else "")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def machine_facts() -> str:
+    cpu = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        names = [ln.split(":", 1)[1].strip() for ln in cpuinfo.read_text().splitlines() if ln.startswith("model name")]
+        cpu = names[0] if names else cpu
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} logical cores, {memory:.1f} GiB RAM"
+
+
+def header(argv: Sequence[str], settings: Settings, tasks: Sequence[Task], runs: Sequence[report.SystemRun]) -> str:
+    from importlib.metadata import version
+
+    model = Path(settings.model_path)
+    versions = "; ".join(f"{run.name}: {run.info.get('version', '?')}" for run in runs)
+    loads = "; ".join(f"{run.name}: {run.info.get('load_avg')}" for run in runs)
+    return "\n".join(
+        [
+            "# agentcore side-by-side benchmark",
+            "",
+            f"- command: `{' '.join(['python -m bench.harness', *map(shlex.quote, argv)])}`",
+            f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
+            f"- git revision: {_git_revision()}",
+            f"- model: `{model.name}` ({model.stat().st_size / 2**20:.0f} MiB, sha256 {_sha256(model)[:16]}…)",
+            f"- settings: n_ctx {settings.n_ctx}, {settings.n_threads} threads, greedy (temperature 0, top_k 1,"
+            f" repeat_penalty 1), max_tokens {settings.max_tokens}/call, max_steps {settings.max_steps},"
+            f" timeout {settings.timeout:.0f}s/task",
+            f"- tasks: {len(tasks)} ({', '.join(sorted({t.family for t in tasks}))})",
+            f"- machine: {machine_facts()}; Python {platform.python_version()};"
+            f" llama-cpp-python {version('llama_cpp_python')}",
+            f"- versions: {versions}",
+            f"- load average (1 min) before/after each system: {loads}",
+        ]
+    )
+
+
+def write_results(out: Path, data: dict[str, Any]) -> Path:
+    """OUT.json (everything the workers reported), OUT.md and OUT.png; `out` is the path without a suffix."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    settings = Settings(**data["settings"])
+    tasks = [parse_task(item) for item in data["tasks"]]
+    runs = [report.SystemRun.from_report(name, item) for name, item in data["reports"].items()]
+    png = out.with_suffix(".png")
+    title = f"{len(tasks)} tasks, {Path(settings.model_path).name}, {settings.n_threads} threads"
+    report.chart(png, runs, report.stats_table(tasks, runs), title)
+    md = out.with_suffix(".md")
+    text = report.markdown(header(data["argv"], settings, tasks, runs), tasks, runs, png.name)
+    md.write_text(text, encoding="utf-8")
+    return md
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parse_args(argv)
+    if args.render:  # re-render a saved run, e.g. after changing the report
+        data = json.loads(Path(args.render).read_text(encoding="utf-8"))
+        md = write_results(Path(args.render).with_suffix(""), data)
+        print(f"written: {md}", file=sys.stderr)
+        return 0
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = [s for s in systems if s not in SYSTEMS]
+    if unknown or not systems:
+        raise SystemExit(f"unknown system(s) {', '.join(unknown) or '(none)'}; known: {', '.join(SYSTEMS)}")
+    try:
+        tasks = load_tasks(args.taskfiles)
+    except TaskFileError as exc:
+        raise SystemExit(str(exc)) from None
+    tasks = quick_select(tasks, QUICK_TASKS) if args.quick else tasks
+    settings = Settings(str(resolve_model(args.model)), n_ctx=args.n_ctx, n_threads=args.threads, timeout=args.timeout)
+    reports = {}
+    with tempfile.TemporaryDirectory(prefix="agentcore-bench-") as workdir:
+        for name in systems:
+            print(f"== {name}: {len(tasks)} tasks", file=sys.stderr, flush=True)
+            reports[name] = run_system(name, tasks, settings, Path(workdir))
+    data = {"argv": argv, "settings": settings.to_json(), "tasks": [t.to_json() for t in tasks], "reports": reports}
+    md = write_results(args.out_dir / (args.name or ("quick" if args.quick else "full")), data)
+    print(md.read_text(encoding="utf-8").split("## Per task")[0])
+    print(f"written: {md} (+ .png, .json)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
