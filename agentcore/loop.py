@@ -38,6 +38,7 @@ class Run:
     usage: Usage = field(default_factory=Usage)
     ledger: Ledger = field(default_factory=Ledger)
     seen_calls: dict[str, str] = field(default_factory=dict)
+    failed_calls: set[str] = field(default_factory=set)
     retries: dict[str, int] = field(default_factory=dict)
     final_only: bool = False
     excluded: frozenset[str] = frozenset()
@@ -97,6 +98,8 @@ class ToolTurn:
         if retry:
             return retry_or_finish(run, call.name, f"Calling {call.name}", result)
         run.seen_calls[call.signature()] = result
+        if error:
+            run.failed_calls.add(call.signature())
         run.retries.pop(call.name, None)  # retry limits count consecutive failures
         for policy in run.agent.policies:
             await policy.after_tool_call(run.ctx, call, result, error)
@@ -148,9 +151,10 @@ async def drive(run: Run) -> None:
 
 def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     """A repeated identical call: tell the model and take that tool out of the next turn's grammar.
-    A second repeat allows only a final answer: small models that loop rarely recover by themselves."""
+    A second repeat, or a repeat of a call that failed, allows only a final answer: a small model that retries a
+    failed call unchanged is usually calling a tool the task does not need ("calculator('capital(France)')")."""
     run.repeats += 1
-    run.final_only = run.repeats >= 2
+    run.final_only = run.repeats >= 2 or signature in run.failed_calls
     run.excluded = frozenset({call.name})
     run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
     run.messages.append(prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature]))
