@@ -226,6 +226,8 @@ class Agent(Generic[DepsT, OutputT]):
             await policy.on_run_start(ctx)
         await self.on_run_start(ctx)
         specs = tuple(await self.toolset.list_tools())
+        for policy in self.policies:
+            specs = tuple(policy.filter_tools(ctx, specs))
         blocks = [block for policy in self.policies for block in policy.system_blocks(ctx)]
         system = prompting.system_prompt(self.instructions_text, specs, blocks)
         messages = [Message("system", system), prompting.task_message(task)]

@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: all cores)")
     run.add_argument("--n-ctx", type=int, default=4096)
     run.add_argument("--gpu-layers", type=int, default=0)
+    run.add_argument("--route", choices=["auto", "off"], default="off", help="complexity routing before the run")
     run.add_argument("--json-log", action="store_true", help="log every event as a JSON line on stderr")
     run.add_argument("--quiet", action="store_true", help="print only the answer")
     models = sub.add_parser("models", help="list or pull the embedded models")
@@ -84,7 +85,7 @@ async def _run(args: argparse.Namespace) -> int:
     model = load_model(args.model, **_model_settings(args))
     await say.loading(model)
     kwargs: dict[str, Any] = {"instructions": args.instructions} if args.instructions else {}
-    agent: Agent[None, str] = Agent(model, tools=toolset, max_steps=args.max_steps, **kwargs)
+    agent: Agent[None, str] = Agent(model, tools=toolset, max_steps=args.max_steps, policies=_policies(args), **kwargs)
     try:
         result = await agent.run(args.task, timeout=args.timeout, on_event=say.event)
     except AgentRunError as exc:
@@ -95,6 +96,15 @@ async def _run(args: argparse.Namespace) -> int:
     print(result.output if result.ok else f"[{result.status}] {result.error}")
     say.ledger(result)
     return 0 if result.ok else 3
+
+
+def _policies(args: argparse.Namespace) -> list[Any]:
+    policies: list[Any] = []
+    if args.route == "auto":
+        from agentcore.policies.routing import RoutingPolicy
+
+        policies.append(RoutingPolicy())
+    return policies
 
 
 def _names(tools: str) -> list[str]:
@@ -138,6 +148,8 @@ class _Printer:
             self.line(
                 f"[step {event.step}]   {event.call.name} {flag} in {event.seconds * 1000:.1f}ms: {event.result[:200]}"
             )
+        elif isinstance(event, Notice) and event.message.startswith("route"):
+            self.line(f"  {event.message}")
         elif isinstance(event, Notice):
             self.line(f"[step {event.step}]   note: {event.message}")
         elif isinstance(event, RunFinished):

@@ -7,12 +7,12 @@ policy rewrites the request. The Toolset passes through them unchanged, so MCP t
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agentcore.context import RunContext
-from agentcore.messages import ModelRequest, ModelResponse, ToolCall
+from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec
 
 CallModel = Callable[[ModelRequest], Awaitable[ModelResponse]]
 
@@ -32,6 +32,10 @@ class Policy:
 
     async def on_run_start(self, ctx: RunContext[Any]) -> None:
         return None
+
+    def filter_tools(self, ctx: RunContext[Any], tools: Sequence[ToolSpec]) -> Sequence[ToolSpec]:
+        """The tools this run may see, decided once before the first turn (a router may offer none)."""
+        return tools
 
     def system_blocks(self, ctx: RunContext[Any]) -> list[str]:
         """Extra blocks for the system prompt (experience, advice). Computed once per run: the prefix stays stable."""

@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import re
+import threading
 import time
 import weakref
 from functools import lru_cache
@@ -81,6 +82,7 @@ class OpenAICompatModel:
         self.llama_params = llama_params
         self.real = real
         self._loopback = parts.hostname in LOOPBACK_HOSTS
+        self._lock = threading.Lock()
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
     @property
@@ -179,22 +181,24 @@ class OpenAICompatModel:
         import httpx
 
         loop = asyncio.get_running_loop()
-        for other in [key for key in self._clients if key.is_closed()]:
-            del self._clients[other]  # its connections died with their loop
-        client = self._clients.get(loop)
-        if client is None or client.is_closed:
-            headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-            client = httpx.AsyncClient(
-                headers=headers,
-                timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0)),
-                trust_env=not self._loopback,  # a proxy from the environment must not see loopback calls
-            )
-            self._clients[loop] = client
+        with self._lock:  # loops in other threads may share this model
+            for other in [key for key in self._clients if key.is_closed()]:
+                del self._clients[other]  # its connections died with their loop
+            client = self._clients.get(loop)
+            if client is None or client.is_closed:
+                headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+                client = httpx.AsyncClient(
+                    headers=headers,
+                    timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0)),
+                    trust_env=not self._loopback,  # a proxy from the environment must not see loopback calls
+                )
+                self._clients[loop] = client
         return client
 
     async def aclose(self) -> None:
         """Close this loop's client; clients of other loops are dropped (they cannot be closed from here)."""
-        clients, self._clients = dict(self._clients), weakref.WeakKeyDictionary()
+        with self._lock:
+            clients, self._clients = dict(self._clients), weakref.WeakKeyDictionary()
         client = clients.get(asyncio.get_running_loop())
         if client is not None:
             await client.aclose()

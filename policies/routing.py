@@ -1,0 +1,65 @@
+"""`RoutingPolicy`: the complexity router wired into a run.
+
+Before the first turn it routes the task (5 factors, explained in the trace) and acts on two of its decisions:
+- plan "direct": the run sees no tools, so the model answers in one call. Because offering no tools to a task that
+  needs one is the costlier mistake, "direct" is taken only when the task also has no digits and names no word of
+  any tool's name (e.g. "convert" for unit_convert); otherwise the tools stay.
+- tier: with `tiers={"small": model_a, "large": model_b}`, every turn goes to the tier's model.
+Plans "decompose" and "team" are recorded for the caller (the CLI hands them to the Decomposer); inside one Agent
+run they keep the single-agent loop.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agentcore.context import RunContext
+from agentcore.messages import ModelRequest, ModelResponse, ToolSpec
+from agentcore.models.base import Model
+from agentcore.policies.router import ComplexityRouter, RouteDecision
+from agentcore.policy import CallModel, Policy
+
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+def mentions_tools(task: str, tools: Sequence[ToolSpec]) -> bool:
+    """True when the task has a digit or a word from a tool's name (words of 4+ letters)."""
+    if any(ch.isdigit() for ch in task):
+        return True
+    words = set(_WORD.findall(task.lower()))
+    return any(part in words for spec in tools for part in _WORD.findall(spec.name.lower().replace("_", " ")))
+
+
+class RoutingPolicy(Policy):
+    name = "routing"
+
+    def __init__(
+        self,
+        router: ComplexityRouter | None = None,
+        *,
+        tiers: Mapping[str, Model] | None = None,
+        allow_direct: bool = True,
+    ) -> None:
+        self.router = router or ComplexityRouter()
+        self.tiers = dict(tiers or {})
+        self.allow_direct = allow_direct
+
+    def decision(self, ctx: RunContext[Any]) -> RouteDecision | None:
+        found = ctx.metadata.get("route")
+        return found if isinstance(found, RouteDecision) else None
+
+    def filter_tools(self, ctx: RunContext[Any], tools: Sequence[ToolSpec]) -> Sequence[ToolSpec]:
+        decision = self.router.route(ctx.task, tool_names=[spec.name for spec in tools])
+        ctx.metadata["route"] = decision
+        direct = self.allow_direct and decision.plan == "direct" and bool(tools) and not mentions_tools(ctx.task, tools)
+        ctx.record("route", **decision.to_dict(), tools_offered=not direct)
+        return () if direct else tools
+
+    async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
+        decision = self.decision(ctx)
+        model = self.tiers.get(decision.tier) if decision else None
+        if model is None:
+            return await call_next(request)
+        return await model.complete(request)

@@ -1,0 +1,56 @@
+"""RoutingPolicy: the router's decision shapes the run and is explained in the trace."""
+
+from __future__ import annotations
+
+from agentcore import Agent, tool
+from agentcore.messages import ModelRequest
+from agentcore.policies.routing import RoutingPolicy, mentions_tools
+from agentcore.testing import FunctionModel, ScriptedModel, call
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Evaluate arithmetic."""
+    return "4"
+
+
+@tool
+def unit_convert(value: float, from_unit: str, to_unit: str) -> float:
+    """Convert units."""
+    return value
+
+
+async def test_direct_question_gets_no_tools_and_one_call() -> None:
+    model = ScriptedModel(["Paris"])
+    result = await Agent(model, tools=[calculator], policies=[RoutingPolicy()]).run("What is the capital of France?")
+    assert result.output == "Paris" and len(model.requests) == 1
+    assert model.requests[0].tools == ()
+    route = [entry for entry in result.trace if entry["kind"] == "route"][0]
+    assert route["plan"] == "direct" and route["tools_offered"] is False and route["reasons"]
+
+
+async def test_tool_task_keeps_its_tools() -> None:
+    model = ScriptedModel([call("calculator", expression="2+2"), "4"])
+    result = await Agent(model, tools=[calculator], policies=[RoutingPolicy()]).run("What is 2 + 2?")
+    assert [s.name for s in model.requests[0].tools] == ["calculator"]
+    assert result.output == "4"
+
+
+def test_mentions_tools_sees_digits_and_tool_words() -> None:
+    specs = [calculator.spec(), unit_convert.spec()]
+    assert mentions_tools("Convert five miles to km", specs)
+    assert mentions_tools("What is 3 squared?", specs)
+    assert not mentions_tools("Who wrote Hamlet?", specs)
+
+
+async def test_tier_sends_turns_to_the_tier_model() -> None:
+    seen: list[str] = []
+
+    def big(request: ModelRequest) -> str:
+        seen.append("big")
+        return "answer"
+
+    main = ScriptedModel([])
+    policy = RoutingPolicy(tiers={"small": FunctionModel(big)})
+    result = await Agent(main, policies=[policy]).run("Who wrote Hamlet?")
+    assert seen == ["big"] and result.output == "answer" and main.requests == []
