@@ -148,8 +148,6 @@ class _Printer:
             self.line(
                 f"[step {event.step}]   {event.call.name} {flag} in {event.seconds * 1000:.1f}ms: {event.result[:200]}"
             )
-        elif isinstance(event, Notice) and event.message.startswith("route"):
-            self.line(f"  {event.message}")
         elif isinstance(event, Notice):
             self.line(f"[step {event.step}]   note: {event.message}")
         elif isinstance(event, RunFinished):

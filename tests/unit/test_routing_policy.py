@@ -25,7 +25,7 @@ async def test_direct_question_gets_no_tools_and_one_call() -> None:
     result = await Agent(model, tools=[calculator], policies=[RoutingPolicy()]).run("What is the capital of France?")
     assert result.output == "Paris" and len(model.requests) == 1
     assert model.requests[0].tools == ()
-    route = [entry for entry in result.trace if entry["kind"] == "route"][0]
+    route = next(entry for entry in result.trace if entry["kind"] == "route")
     assert route["plan"] == "direct" and route["tools_offered"] is False and route["reasons"]
 
 
