@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--n-ctx", type=int, default=4096)
     run.add_argument("--gpu-layers", type=int, default=0)
     run.add_argument("--route", choices=["auto", "off"], default="off", help="complexity routing before the run")
+    run.add_argument("--advisor", default=None, help="model that advises the main model (name, path or URL)")
+    run.add_argument("--advice-mode", choices=["advice_first", "review_revise", "both"], default="advice_first")
+    run.add_argument("--optimize", action="store_true", help="compress the prompt (tool descriptions, filler)")
     run.add_argument("--json-log", action="store_true", help="log every event as a JSON line on stderr")
     run.add_argument("--quiet", action="store_true", help="print only the answer")
     models = sub.add_parser("models", help="list or pull the embedded models")
@@ -85,9 +88,15 @@ async def _run(args: argparse.Namespace) -> int:
     model = load_model(args.model, **_model_settings(args))
     await say.loading(model)
     kwargs: dict[str, Any] = {"instructions": args.instructions} if args.instructions else {}
-    agent: Agent[None, str] = Agent(model, tools=toolset, max_steps=args.max_steps, policies=_policies(args), **kwargs)
+    policies = _policies(args, model)
+
+    def make_agent(_: object = None) -> Agent[None, str]:
+        return Agent(model, tools=toolset, max_steps=args.max_steps, policies=policies, **kwargs)
+
+    if args.route == "auto" and await _decompose_planned(args.task, toolset, say):
+        return await _run_decomposed(args, model, make_agent, say)
     try:
-        result = await agent.run(args.task, timeout=args.timeout, on_event=say.event)
+        result = await make_agent().run(args.task, timeout=args.timeout, on_event=say.event)
     except AgentRunError as exc:
         print(f"agentcore: run stopped: {exc}", file=sys.stderr)
         if exc.partial is not None:
@@ -98,21 +107,55 @@ async def _run(args: argparse.Namespace) -> int:
     return 0 if result.ok else 3
 
 
-def _policies(args: argparse.Namespace) -> list[Any]:
+def _policies(args: argparse.Namespace, model: Any) -> list[Any]:
+    """The policies the flags ask for, in the order they wrap a turn: route, advise, optimise."""
+    from agentcore.models.loader import load_model
+
     policies: list[Any] = []
     if args.route == "auto":
         from agentcore.policies.routing import RoutingPolicy
 
         policies.append(RoutingPolicy())
+    if args.advisor:
+        from agentcore.policies.advisor import Advisor
+
+        policies.append(Advisor(load_model(args.advisor, **_model_settings(args, args.advisor)), mode=args.advice_mode))
+    if args.optimize:
+        from agentcore.policies.optimizer import PromptOptimizer
+
+        policies.append(PromptOptimizer(count_tokens=getattr(model, "count_tokens", None)))
     return policies
+
+
+async def _decompose_planned(task: str, toolset: Any, say: _Printer) -> bool:
+    from agentcore.policies.router import ComplexityRouter
+
+    names = [spec.name for spec in await toolset.list_tools()]
+    decision = ComplexityRouter().route(task, tool_names=names)
+    for reason in decision.reasons:
+        say.line(f"route: {reason}")
+    return decision.plan == "decompose"
+
+
+async def _run_decomposed(args: argparse.Namespace, model: Any, make_agent: Any, say: _Printer) -> int:
+    from agentcore.policies.decompose import Decomposer
+
+    def show(event: dict[str, Any]) -> None:
+        say.line("dag: " + ", ".join(f"{k}={v}" for k, v in event.items() if k != "time"))
+
+    result = await Decomposer(model).run(args.task, make_agent, on_event=show)
+    print(result.output if result.ok else f"[error] {result.error}")
+    say.line(f"decomposition: {result.usage.calls} model calls, prompt tokens {result.usage.prompt_tokens}")
+    return 0 if result.ok else 3
 
 
 def _names(tools: str) -> list[str]:
     return [name.strip() for name in tools.split(",") if name.strip()] if tools else []
 
 
-def _model_settings(args: argparse.Namespace) -> dict[str, Any]:
-    if args.model and args.model.startswith(("http://", "https://")):
+def _model_settings(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:
+    spec = spec if spec is not None else args.model
+    if spec and spec.startswith(("http://", "https://")):
         return {}
     return {"n_ctx": args.n_ctx, "n_threads": args.threads, "n_gpu_layers": args.gpu_layers}
 
