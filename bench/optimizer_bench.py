@@ -115,8 +115,7 @@ def replay_steps() -> list[tuple[ToolCall, str]]:
     return [
         (
             ToolCall("search_issues", {"q": f"repo:acme/shop is:open label:bug page:{i}"}),
-            f'{{"total_count": 17, "page": {i}, "items": ["#{100 + i} Cart total wrong", '
-            f'"#{200 + i} Login loop"]}}',
+            f'{{"total_count": 17, "page": {i}, "items": ["#{100 + i} Cart total wrong", "#{200 + i} Login loop"]}}',
         )
         if i % 3
         else (
@@ -193,9 +192,7 @@ async def live_table(model: LlamaCppModel) -> None:
     configs: dict[str, list[PromptOptimizer]] = {
         "no optimiser": [],
         "optimiser": [PromptOptimizer(count_tokens=model.count_tokens)],
-        "optimiser + trim(keep 1, block 2)": [
-            PromptOptimizer(OptimizerConfig(trim=TrimConfig(keep_last=1, block=2)))
-        ],
+        "optimiser + trim(keep 1, block 2)": [PromptOptimizer(OptimizerConfig(trim=TrimConfig(keep_last=1, block=2)))],
     }
     for name, policies in configs.items():
         model.load().reset()

@@ -70,8 +70,8 @@ FS = [
         "list_directory",
         "Get a detailed listing of all files and directories in a specified path. Results clearly "
         "distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is "
-        "essential for understanding directory structure and finding specific files within a directory. Only works within "
-        "allowed directories.\n\nExample output:\n[DIR] src\n[FILE] README.md\n[FILE] setup.py",
+        "essential for understanding directory structure and finding specific files within a directory. "
+        "Only works within allowed directories.\n\nExample output:\n[DIR] src\n[FILE] README.md\n[FILE] setup.py",
         ["path"],
         path=_param("string", "The directory to list, e.g. '.' or 'src/components'."),
     ),
@@ -85,9 +85,7 @@ FS = [
         ["path", "pattern"],
         path=_param("string", "The directory to start searching from."),
         pattern=_param("string", "The glob-style pattern to match (e.g. '*.md', 'test_*')."),
-        excludePatterns=_param(
-            "array", "Patterns to exclude from the results.", items={"type": "string"}, default=[]
-        ),
+        excludePatterns=_param("array", "Patterns to exclude from the results.", items={"type": "string"}, default=[]),
     ),
     _spec(
         "get_file_info",
@@ -203,9 +201,7 @@ WEB = [
             "was truncated and more context is required.",
             default=0,
         ),
-        raw=_param(
-            "boolean", "Get the actual HTML content of the page, without simplification.", default=False
-        ),
+        raw=_param("boolean", "Get the actual HTML content of the page, without simplification.", default=False),
     ),
 ]
 
@@ -377,9 +373,7 @@ DOCS = [
         ["libraryID"],
         libraryID=_param("string", "Exact library ID, e.g. '/mongodb/docs' (from resolve_library_id)."),
         topic=_param("string", "Topic to focus the documentation on (e.g. 'hooks', 'routing')."),
-        tokens=_param(
-            "integer", "Maximum number of tokens of documentation to return (default 5000).", default=5000
-        ),
+        tokens=_param("integer", "Maximum number of tokens of documentation to return (default 5000).", default=5000),
     ),
 ]
 
@@ -458,9 +452,7 @@ PROMPTS = [
         "labelled 'wontfix'.",
         [
             (
-                ToolCall(
-                    "search_issues", {"q": "repo:psf/requests is:open label:bug timeout", "sort": "comments"}
-                ),
+                ToolCall("search_issues", {"q": "repo:psf/requests is:open label:bug timeout", "sort": "comments"}),
                 '[{"number": 6012, "title": "Timeout not respected with proxies", "comments": 41}, '
                 '{"number": 5871, '
                 '"title": "ReadTimeout on large downloads", "comments": 33}]',
@@ -487,8 +479,7 @@ PROMPTS = [
     BenchPrompt(
         "sql-report",
         SQL + CALC,
-        "How many orders were placed from Germany last month? Use only SELECT queries and answer with the "
-        "number only.",
+        "How many orders were placed from Germany last month? Use only SELECT queries and answer with the number only.",
         [
             (ToolCall("list_tables", {}), "users (1200 rows), orders (53000 rows), products (310 rows)"),
             (

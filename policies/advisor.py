@@ -66,8 +66,7 @@ TEMPLATES: dict[str, AdvisorTemplate] = {
     ),
     "math": AdvisorTemplate(
         "You are a mathematics advisor to an AI assistant. Point to the quantities, units and formulas that "
-        "matter, and to where arithmetic slips happen; advise using a calculator tool for arithmetic."
-        + _ADVICE_TAIL,
+        "matter, and to where arithmetic slips happen; advise using a calculator tool for arithmetic." + _ADVICE_TAIL,
         "You review an AI assistant's answers to mathematical tasks; recheck the arithmetic and the units."
         + _REVIEW_TAIL,
     ),
@@ -199,9 +198,7 @@ class Advisor(Policy):
             max_tokens=128,
         )
 
-    async def wrap_model_turn(
-        self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel
-    ) -> ModelResponse:
+    async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         response = await call_next(request)
         if self.mode == "advice_first" or response.tool_call is not None or response.content is None:
             return response

@@ -150,8 +150,6 @@ class ContextPolicy(Policy):
     def __init__(self, config: TrimConfig | None = None) -> None:
         self.config = config or TrimConfig()
 
-    async def wrap_model_turn(
-        self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel
-    ) -> ModelResponse:
+    async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         trimmed = trim_observations(request.messages, self.config)
         return await call_next(replace(request, messages=tuple(trimmed)))

@@ -1,10 +1,10 @@
 """Subtask plans as networkx DAGs: the plan's JSON Schema, its validation and the text a child node receives.
 
 A plan is `{"subtasks": [{"id", "task", "depends_on", "tools"}, ...]}`. The schema lets a grammar constrain
-the planner: ids come from a fixed list (`s1`, `s2`, ...), tools from the available names, so most mistakes
-cannot be generated. What a grammar cannot rule out (a dependency on an id no subtask has, a cycle, a
-self-dependency) is caught by `build_dag`, which raises `DecompositionError` with a message that names the
-problem.
+the planner: ids come from a fixed list (`s1`, `s2`, ...), a subtask depends only on lower ids, tools come
+from the available names, so most mistakes cannot be generated. What a grammar cannot rule out (a duplicate
+id, a dependency on an id that no subtask has) and any plan from elsewhere are checked by `build_dag`, which
+raises `DecompositionError` with a message that names the problem.
 """
 
 from __future__ import annotations
@@ -46,25 +46,40 @@ def subtask_ids(max_subtasks: int) -> list[str]:
 
 
 def plan_schema(max_subtasks: int, tool_names: Sequence[str] = ()) -> dict[str, Any]:
-    """The JSON Schema of a plan, tight enough for a grammar to rule out most invalid plans."""
-    ids = {"type": "string", "enum": subtask_ids(max_subtasks)}
+    """The JSON Schema of a plan, tight enough for a grammar to rule out most invalid plans.
+
+    Each item is one of `max_subtasks` branches: subtask `sK` may depend only on `s1` ... `s(K-1)`. A grammar
+    made from it cannot produce a self-dependency or a cycle (Qwen 0.5B wrote `s1 <-> s2` without this).
+    """
     tool = {"type": "string", "enum": list(tool_names)} if tool_names else {"type": "string", "maxLength": 40}
-    subtask = {
-        "type": "object",
-        "properties": {
-            "id": ids,
-            "task": {"type": "string", "maxLength": 240},
-            "depends_on": {"type": "array", "items": ids, "maxItems": max_subtasks - 1},
-            "tools": {"type": "array", "items": tool, "maxItems": 4},
-        },
-        "required": ["id", "task", "depends_on", "tools"],
-        "additionalProperties": False,
+    ids = subtask_ids(max_subtasks)
+
+    def branch(k: int) -> dict[str, Any]:
+        earlier = ids[: k - 1]
+        deps: dict[str, Any] = {"type": "array", "maxItems": len(earlier)}
+        if earlier:
+            deps["items"] = {"type": "string", "enum": earlier}
+        return {
+            "type": "object",
+            "properties": {
+                "id": {"const": ids[k - 1]},
+                "task": {"type": "string", "maxLength": 240},
+                "depends_on": deps,
+                "tools": {"type": "array", "items": tool, "maxItems": 4},
+            },
+            "required": ["id", "task", "depends_on", "tools"],
+            "additionalProperties": False,
+        }
+
+    subtasks = {
+        "type": "array",
+        "items": {"anyOf": [branch(k) for k in range(1, max_subtasks + 1)]},
+        "minItems": 1,
+        "maxItems": max_subtasks,
     }
     return {
         "type": "object",
-        "properties": {
-            "subtasks": {"type": "array", "items": subtask, "minItems": 1, "maxItems": max_subtasks}
-        },
+        "properties": {"subtasks": subtasks},
         "required": ["subtasks"],
         "additionalProperties": False,
     }
@@ -109,17 +124,13 @@ def _check(subtasks: Sequence[Subtask], max_subtasks: int, tool_names: Sequence[
                 )
 
 
-def build_dag(
-    data: Any, *, max_subtasks: int = 6, tool_names: Sequence[str] | None = None
-) -> nx.DiGraph[str]:
+def build_dag(data: Any, *, max_subtasks: int = 6, tool_names: Sequence[str] | None = None) -> nx.DiGraph[str]:
     """A validated DAG from a plan (parsed JSON). Nodes carry `subtask`; an edge parent -> child is a
     dependency."""
     import networkx as nx
 
     if not isinstance(data, Mapping) or not isinstance(data.get("subtasks"), list):
-        raise DecompositionError(
-            f'the plan must be an object with a "subtasks" list, got {str(data)[:200]!r}'
-        )
+        raise DecompositionError(f'the plan must be an object with a "subtasks" list, got {str(data)[:200]!r}')
     subtasks = [_subtask(item, i) for i, item in enumerate(data["subtasks"])]
     _check(subtasks, max_subtasks, tool_names)
     graph: nx.DiGraph[str] = nx.DiGraph()

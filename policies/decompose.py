@@ -171,9 +171,7 @@ class Decomposer:
         dag, _ = await self._plan(task, tool_names, Usage())
         return dag
 
-    async def _plan(
-        self, task: str, tool_names: Sequence[str], usage: Usage
-    ) -> tuple[nx.DiGraph[str], Usage]:
+    async def _plan(self, task: str, tool_names: Sequence[str], usage: Usage) -> tuple[nx.DiGraph[str], Usage]:
         if not task.strip():
             raise UserError("Decomposer.plan() got an empty task")
         response = await self.model.complete(self.plan_request(task, tool_names))
@@ -220,9 +218,7 @@ class Decomposer:
             trace("fallback", reason=str(exc))
             return single_node_dag(task), str(exc)
 
-    async def _execute(
-        self, dag: nx.DiGraph[str], make_agent: MakeAgent, trace: _Trace
-    ) -> dict[str, SubtaskResult]:
+    async def _execute(self, dag: nx.DiGraph[str], make_agent: MakeAgent, trace: _Trace) -> dict[str, SubtaskResult]:
         import networkx as nx
 
         limit = asyncio.Semaphore(self.concurrency)
@@ -248,9 +244,7 @@ class Decomposer:
         failed = [pid for pid, result in parents.items() if result.status != "completed"]
         if failed:
             trace("node_skipped", id=sub.id, because=failed)
-            return SubtaskResult(
-                sub.id, sub.task, "skipped", error=f"parent subtask(s) {failed} did not complete"
-            )
+            return SubtaskResult(sub.id, sub.task, "skipped", error=f"parent subtask(s) {failed} did not complete")
         text = child_task(sub, {pid: self._clip(r.output or "") for pid, r in parents.items()})
         async with limit:
             trace("node_start", id=sub.id, task=text, tools=list(sub.tools))
@@ -273,9 +267,7 @@ class Decomposer:
                 run = await agent.run(text, timeout=self.subtask_timeout)
         except RunTimeoutError as exc:
             usage = exc.partial.usage if exc.partial else Usage()
-            return SubtaskResult(
-                sub.id, text, "timeout", error=str(exc), seconds=_since(started), usage=usage
-            )
+            return SubtaskResult(sub.id, text, "timeout", error=str(exc), seconds=_since(started), usage=usage)
         except (AgentRunError, ModelError) as exc:
             usage = exc.partial.usage if isinstance(exc, AgentRunError) and exc.partial else Usage()
             return SubtaskResult(sub.id, text, "failed", error=str(exc), seconds=_since(started), usage=usage)
@@ -288,25 +280,17 @@ class Decomposer:
                 seconds=_since(started),
                 usage=run.usage,
             )
-        return SubtaskResult(
-            sub.id, text, "completed", _text_of(run.output), seconds=_since(started), usage=run.usage
-        )
+        return SubtaskResult(sub.id, text, "completed", _text_of(run.output), seconds=_since(started), usage=run.usage)
 
     # -- synthesis ------------------------------------------------------------------------------------------
 
-    def synthesis_request(
-        self, task: str, dag: nx.DiGraph[str], results: dict[str, SubtaskResult]
-    ) -> ModelRequest:
+    def synthesis_request(self, task: str, dag: nx.DiGraph[str], results: dict[str, SubtaskResult]) -> ModelRequest:
         lines = [
             f"[{r.id}] {subtask_of(dag, r.id).task}\n-> {self._clip(r.output or '')}"
             for r in results.values()
             if r.status == "completed"
         ]
-        user = (
-            f"Task: {task}\nResults of the subtasks:\n"
-            + "\n".join(lines)
-            + "\nWrite the final answer to the task."
-        )
+        user = f"Task: {task}\nResults of the subtasks:\n" + "\n".join(lines) + "\nWrite the final answer to the task."
         return ModelRequest(
             messages=(Message("system", SYNTHESIS_SYSTEM), Message("user", user)),
             output_schema={"type": "string"},

@@ -63,9 +63,7 @@ _BOILERPLATE = re.compile(
     r"a (?:tool|function) (?:that|to|for)|this is a tool (?:that|to|for))\s+",
     re.IGNORECASE,
 )
-_SECTION = (
-    r"(?:#+\s*)?(?:Args|Arguments|Parameters|Params|Returns?|Notes?|Important|Constraints?|Limitations?)\s*:"
-)
+_SECTION = r"(?:#+\s*)?(?:Args|Arguments|Parameters|Params|Returns?|Notes?|Important|Constraints?|Limitations?)\s*:"
 _EXAMPLES = re.compile(
     r"(?:^|(?<=\s))(?:#+\s*)?(?:Examples?|Example usage|Usage examples?|Sample (?:calls?|usage))\s*:.*?"
     rf"(?=\n\s*\n|(?:^|(?<=\s)){_SECTION}|\Z)",
@@ -292,15 +290,11 @@ class PromptOptimizer(Policy):
 
     name = "prompt_optimizer"
 
-    def __init__(
-        self, config: OptimizerConfig | None = None, *, count_tokens: CountTokens | None = None
-    ) -> None:
+    def __init__(self, config: OptimizerConfig | None = None, *, count_tokens: CountTokens | None = None) -> None:
         self.config = config or OptimizerConfig()
         self.count_tokens = count_tokens
 
-    async def wrap_model_turn(
-        self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel
-    ) -> ModelResponse:
+    async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         optimized = optimize_request(request, self.config)
         if self.count_tokens is not None:
             before = prompt_tokens(request.messages, self.count_tokens)

@@ -77,9 +77,11 @@ async def test_plan_is_one_constrained_call_validated_into_a_dag() -> None:
     assert dag.nodes["s3"]["subtask"] == Subtask("s3", "Add the two populations.", ("s1", "s2"), ("add",))
     schema = model.requests[0].output_schema
     assert schema == plan_schema(6, ["add", "search"])
-    item = schema["properties"]["subtasks"]["items"]["properties"]
-    assert item["id"]["enum"] == ["s1", "s2", "s3", "s4", "s5", "s6"]
-    assert item["tools"]["items"]["enum"] == ["add", "search"]
+    branches = [b["properties"] for b in schema["properties"]["subtasks"]["items"]["anyOf"]]
+    assert [b["id"]["const"] for b in branches] == ["s1", "s2", "s3", "s4", "s5", "s6"]
+    assert branches[0]["depends_on"]["maxItems"] == 0  # s1 depends on nothing: no cycle can be generated
+    assert branches[2]["depends_on"]["items"]["enum"] == ["s1", "s2"]
+    assert branches[0]["tools"]["items"]["enum"] == ["add", "search"]
     assert "Add the populations of Zurich and Geneva." in model.requests[0].messages[1].content
 
 
@@ -180,7 +182,7 @@ async def test_tool_names_for_the_plan_come_from_the_agent() -> None:
     await Decomposer(model).run("Populations.", Agents({}))
     schema = model.requests[0].output_schema
     assert schema is not None
-    tools = schema["properties"]["subtasks"]["items"]["properties"]["tools"]
+    tools = schema["properties"]["subtasks"]["items"]["anyOf"][0]["properties"]["tools"]
     assert tools["items"]["enum"] == ["add", "search"]
 
 
