@@ -22,8 +22,18 @@ lint: setup
 	$(BIN)/ruff format --check .
 	./scripts/typecheck.sh
 
+# Numbers, never pass/fail: each bench prints what it measured and the command that reproduces it.
 bench: setup
 	$(BIN)/python -m bench.core
+	$(BIN)/python -m bench.routing_bench
+	$(BIN)/python -m bench.optimizer_bench
+
+bench-compare: setup
+	$(BIN)/python -m bench.harness $(ARGS)
+
+bench-security: setup
+	./scripts/setup_agentdojo.sh
+	bench/peers/.venv-agentdojo/bin/python -m bench.security.run $(ARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache
