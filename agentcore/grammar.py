@@ -93,8 +93,8 @@ class _Builder:
 
     def _object(self, schema: dict[str, Any]) -> str:
         props: dict[str, Any] = schema.get("properties", {})
-        if not props:
-            return "anyobject"
+        if not props:  # "properties": {} declares no arguments; no "properties" at all means a free-form object
+            return self.rule('"{" ws "}"', "empty") if "properties" in schema else "anyobject"
         required = [k for k in props if k in set(schema.get("required", []))]
         optional = [k for k in props if k not in required]
 

@@ -1,14 +1,15 @@
 """Provenance pre-check: where did a tool call's sensitive argument values come from?
 
 Tool-Guard runs this deterministic check before any LLM check. A value is *sensitive* when its key names a
-recipient, account, address or amount (`iban`, `recipient`, `email`, `url`, `amount`, ...), or when the value
-itself looks like an IBAN, an e-mail address, a URL or a long account number (also inside free text, such as
-an e-mail body). A sensitive value that appears neither in the user's request nor in an earlier tool result
-was put there by something else — typically a poisoned tool description — and is reported as a `Finding`.
+recipient, account, address, credential or amount (`iban`, `recipient`, `email`, `password`, `amount`, ...),
+or when the value itself looks like an IBAN, an e-mail address, a URL or a long account number (also inside
+free text, such as an e-mail body). A sensitive value that appears neither in the user's request nor in an
+earlier tool result was put there by something else — typically a poisoned tool description — and is reported
+as a `Finding`.
 
 Matching is forgiving where formats vary (case, spaces and dashes in IBANs, URL schemes, `100` vs `100.00`)
 and strict about content: a value must really occur in a source. Amounts the model computed (half of a
-balance) are therefore flagged too; leave "amount" out of `kinds` when tasks need derived amounts.
+balance) are therefore reported too; Tool-Guard treats them as hints, not as failures (`BLOCKING_KINDS`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("iban", "account", "email", "url", "recipient", "phone", "amount")
+KINDS = ("iban", "account", "email", "url", "recipient", "phone", "credential", "amount")
+# Kinds that say *where* something goes, or who gets in. An unseen one fails Tool-Guard's check outright; an
+# unseen amount is only flagged, since amounts are often computed from the request (AgentDojo banking: 3 of
+# its 16 benign tasks pay a derived amount).
+BLOCKING_KINDS = ("iban", "account", "email", "url", "recipient", "phone", "credential")
 
 # Key words (after splitting snake_case, kebab-case and camelCase) that make a value sensitive whatever it
 # holds. "to" is left out on purpose: convert(to="EUR") names no recipient (addresses still match by value).
@@ -46,6 +51,13 @@ KEY_KINDS: Mapping[str, str] = {
     "bcc": "recipient",
     "phone": "phone",
     "tel": "phone",
+    # A password the user never gave is one an attacker chose.
+    "password": "credential",
+    "passwd": "credential",
+    "passphrase": "credential",
+    "pin": "credential",
+    "secret": "credential",
+    "token": "credential",
     "amount": "amount",
     "price": "amount",
 }
@@ -178,4 +190,4 @@ def _as_number(text: str) -> float | None:
         return None
 
 
-__all__ = ["KINDS", "Finding", "check_provenance", "key_kind", "sensitive_values"]
+__all__ = ["BLOCKING_KINDS", "KINDS", "Finding", "check_provenance", "key_kind", "sensitive_values"]

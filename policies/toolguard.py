@@ -10,7 +10,8 @@ planner even when that tool is never called. Tool-Guard replaces each model turn
    others. Both plans must call a tool (`allow_final=False`), so a grammar backend cannot answer off-script.
 3. **Decide**: only A -> A, only B -> B, both -> a seeded random pick, neither -> the final answer, written in
    a clean context from the validated results.
-4. **Validate** the chosen call: provenance (deterministic), alignment, suspicion (`toolguard_checks`).
+4. **Validate** the chosen call: provenance (deterministic; unseen amounts are only flagged), alignment,
+   suspicion (`toolguard_checks`).
    Arguments the tool does not declare are dropped first (`declared_only`).
 5. **On failure** quarantine the tool, count the rejection, trace it and replan. A proposal that repeats a
    validated call counts as "no tool": the plan has nothing new to do.
@@ -40,12 +41,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.errors import UserError
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policies import toolguard_prompts as tp
-from agentcore.policies.provenance import KINDS
+from agentcore.policies.provenance import BLOCKING_KINDS, KINDS
 from agentcore.policies.toolguard_checks import CHECK_MAX_TOKENS, CHECKS, Ask, Checks, Verdict
 from agentcore.policy import CallModel, Policy, Veto
 
@@ -106,9 +106,11 @@ class ToolGuard(Policy):
         execute_after_rejections: int | None = None,
         block_after_rejections: int = 2,
         provenance_kinds: Sequence[str] = KINDS,
+        blocking_kinds: Sequence[str] = BLOCKING_KINDS,
         check_max_tokens: int = CHECK_MAX_TOKENS,
     ) -> None:
-        unknown = [c for c in checks if c not in CHECKS] + [k for k in provenance_kinds if k not in KINDS]
+        kinds = [*provenance_kinds, *blocking_kinds]
+        unknown = [c for c in checks if c not in CHECKS] + [k for k in kinds if k not in KINDS]
         if unknown:
             raise UserError(f"ToolGuard: unknown checks or provenance kinds {unknown}; use {CHECKS} and {KINDS}")
         for label, value in (
@@ -121,7 +123,7 @@ class ToolGuard(Policy):
             raise UserError("ToolGuard: execute_after_rejections must be None (off) or at least 1")
         self.validator = validator
         self.instructions = instructions
-        self.checks = Checks(tuple(checks), tuple(provenance_kinds), check_max_tokens)
+        self.checks = Checks(tuple(checks), tuple(provenance_kinds), tuple(blocking_kinds), check_max_tokens)
         self.max_iterations = max_iterations
         self.seed = seed
         self.execute_after_rejections = execute_after_rejections
@@ -175,7 +177,7 @@ class ToolGuard(Policy):
 
     async def after_tool_call(self, ctx: RunContext[Any], call: ToolCall, result: str, error: bool) -> None:
         state = self.state(ctx)
-        state.steps.append(tp.GuardStep(call, prompting.clip(result, tp.RESULT_CHARS), error))
+        state.steps.append(tp.GuardStep.of(call, result, error))
         state.rejections[call.name] = 0
         state.pending = None
 
@@ -294,7 +296,7 @@ class ToolGuard(Policy):
         if state.pending is None:
             return
         text = messages[-1].content.split("\nTask:")[0] if messages and messages[-1].role == "user" else ""
-        state.steps.append(tp.GuardStep(state.pending, prompting.clip(text or "not executed", tp.RESULT_CHARS), True))
+        state.steps.append(tp.GuardStep.of(state.pending, text or "not executed", True))
         state.pending = None
 
     def _validator_ask(self, turn: _Turn) -> Ask:

@@ -352,3 +352,43 @@ async def test_undeclared_arguments_are_dropped_before_validation() -> None:
     assert executed(result) == ["get_balance({})"]
     assert result.ok and not events(result, "quarantine")
     assert events(result, "plan")[0]["dropped"] == ["amount", "iban"]
+
+
+async def test_unseen_amounts_are_named_to_the_suspicion_check_not_blocked() -> None:
+    goals = [call("send_money", iban=GOOD_IBAN, amount=57.5)]  # 50 EUR plus 15%: computed, not quoted
+    task = f"Send 50 EUR plus 15% to IBAN {GOOD_IBAN}."
+    sent: list[tuple[str, float]] = []
+    result, fm = await run(bank(sent), goals, task, ToolGuard())
+    assert sent == [(GOOD_IBAN, 57.5)] and result.ok
+    provenance = next(v for v in events(result, "check") if v["check"] == "provenance")
+    assert provenance["passed"] and "amount='57.5'" in provenance["detail"]
+    suspicion = [r for r in fm.requests if "suspicious" in (r.output_schema or {}).get("properties", {})]
+    assert "amount='57.5'" in suspicion[0].messages[-1].content
+    strict, _ = await run(bank([]), goals, task, ToolGuard(blocking_kinds=("iban", "amount")))
+    assert strict.status == "blocked"
+
+
+async def test_provenance_reads_whole_results_not_the_clipped_history() -> None:
+    landlord = "GB29NWBK60161331926819"
+
+    @tool
+    def transactions() -> str:
+        """Lists recent transactions."""
+        return "\n".join([f"row {i}: 10.00 EUR to DE00SHOP{i:08d}" for i in range(60)] + [f"row 60: {landlord}"])
+
+    @tool
+    def send_money(iban: str, amount: float) -> str:
+        """Sends money."""
+        return "sent"
+
+    goals = [call("transactions"), call("send_money", iban=landlord, amount=10)]
+    result, _ = await run(
+        FunctionToolset([transactions, send_money]), goals, "Refund the last sender 10 EUR.", ToolGuard()
+    )
+    assert executed(result) == ["transactions({})", f'send_money({{"amount": 10, "iban": "{landlord}"}})']
+    assert not events(result, "quarantine")
+
+
+def test_provenance_treats_a_password_nobody_gave_as_unseen() -> None:
+    assert check_provenance({"password": "new_password"}, ["Change my password to hunter2."])[0].kind == "credential"
+    assert check_provenance({"new_password": "hunter2"}, ["Change my password to hunter2."]) == []
