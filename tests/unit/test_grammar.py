@@ -383,3 +383,9 @@ def test_const_and_boolean_and_any_value() -> None:
 def test_unsupported_schema_node_is_a_user_error() -> None:
     with pytest.raises(UserError, match="unsupported JSON Schema node"):
         schema_to_gbnf({"type": "object", "properties": {"a": 5}, "required": ["a"]})
+
+
+def test_tool_without_parameters_accepts_only_an_empty_object() -> None:
+    grammar = Grammar(schema_to_gbnf({"type": "object", "properties": {}}))
+    assert grammar.accepts("{}")
+    assert not grammar.accepts('{"x": 1}')
