@@ -55,6 +55,7 @@ class Agent(Generic[DepsT, OutputT]):
     max_tokens: int = 256
     retries: int = 2
     timeout: float | None = None
+    think: int = 0  # > 0: each turn starts with a bounded "thought" (see docs/architecture.md for when it helps)
     constrain_final: bool = True  # JSON final answers even without tools: one clean stop, no rambling
 
     def __init__(
@@ -67,6 +68,7 @@ class Agent(Generic[DepsT, OutputT]):
         policies: Sequence[Policy] | None = None,
         max_steps: int | None = None,
         timeout: float | None = _UNSET,
+        think: int | None = None,
     ) -> None:
         cls = type(self)
         self.instructions_text = instructions if instructions is not None else cls.instructions
@@ -75,6 +77,7 @@ class Agent(Generic[DepsT, OutputT]):
         self.policies = list(cls.policies if policies is None else policies)
         self.max_steps = max_steps if max_steps is not None else cls.max_steps
         self.timeout = cls.timeout if timeout is _UNSET else timeout
+        self.think = cls.think if think is None else think
         if max_steps is not None and max_steps < 1:
             raise UserError(f"max_steps must be at least 1, got {max_steps}")
         self.model = cls.model if model is _UNSET else model

@@ -71,18 +71,19 @@ class ModelTurn:
         seconds = time.perf_counter() - started
         record_model_step(run, response, seconds)
         if response.tool_call is not None:
-            return ToolTurn(response.tool_call)
-        return FinalTurn(response.content or "")
+            return ToolTurn(response.tool_call, response.raw)
+        return FinalTurn(response.content or "", response.raw)
 
 
 @dataclass(frozen=True, slots=True)
 class ToolTurn:
     call: ToolCall
+    raw: str = ""
 
     async def execute(self, run: Run) -> NextStep:
         step = run.steps[-1]
         step.call = self.call
-        run.messages.append(prompting.assistant_turn(self.call, None))
+        run.messages.append(prompting.assistant_turn(self.call, None, self.raw))
         signature = self.call.signature()
         if signature in run.seen_calls:
             return repeated(run, self.call, signature)
@@ -111,9 +112,10 @@ class ToolTurn:
 @dataclass(frozen=True, slots=True)
 class FinalTurn:
     content: str
+    raw: str = ""
 
     async def execute(self, run: Run) -> NextStep:
-        run.messages.append(prompting.assistant_turn(None, self.content))
+        run.messages.append(prompting.assistant_turn(None, self.content, self.raw))
         missing = unused_named_tools(run)
         if missing:
             # A chain stopped one step early: the task names a tool that was never called. Once, force it.
@@ -181,6 +183,7 @@ def build_request(run: Run) -> ModelRequest:
         output_schema=run.agent.output_schema(),
         allow_final=not (forced and tools),
         max_tokens=run.agent.max_tokens,
+        think=run.agent.think,
         constrain=bool(run.specs) or run.agent.output_schema() is not None or run.agent.constrain_final,
     )
 

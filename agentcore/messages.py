@@ -87,3 +87,4 @@ class ModelRequest:
     allow_final: bool = True
     max_tokens: int = 256
     constrain: bool = True
+    think: int = 0  # > 0: every turn starts with a "thought" string of at most this many characters

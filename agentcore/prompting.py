@@ -67,8 +67,11 @@ def task_message(task: str) -> Message:
     return Message("user", f"Task: {task}")
 
 
-def assistant_turn(call: ToolCall | None, content: str | None) -> Message:
-    """The model's own turn, re-serialised canonically so the next prompt extends this one exactly."""
+def assistant_turn(call: ToolCall | None, content: str | None, raw: str = "") -> Message:
+    """The model's own turn: its exact text when we have it (the next prompt then extends the KV cache exactly),
+    else the canonical JSON of the call or answer (scripted models)."""
+    if raw.strip():
+        return Message("assistant", raw.strip())
     body: dict[str, Any] = (
         {"tool": call.name, "arguments": call.arguments} if call is not None else {"final_answer": content}
     )

@@ -72,6 +72,12 @@ def final_branch(output_schema: dict[str, Any] | None, max_string: int = MAX_STR
     }
 
 
+def with_thought(branch: dict[str, Any], chars: int) -> dict[str, Any]:
+    """The branch with a bounded "thought" string first: the model names the next step before choosing it."""
+    thought = {"thought": {"type": "string", "maxLength": chars}}
+    return {**branch, "properties": {**thought, **branch["properties"]}, "required": ["thought", *branch["required"]]}
+
+
 def turn_schema(request: ModelRequest) -> dict[str, Any] | None:
     """The JSON Schema one turn must match, or None when the request is free text."""
     if not request.constrain:
@@ -79,6 +85,8 @@ def turn_schema(request: ModelRequest) -> dict[str, Any] | None:
     branches = [tool_branch(spec) for spec in request.tools]
     if request.allow_final or not branches:
         branches.append(final_branch(request.output_schema))
+    if request.think > 0:
+        branches = [with_thought(branch, request.think) for branch in branches]
     return branches[0] if len(branches) == 1 else {"oneOf": branches}
 
 

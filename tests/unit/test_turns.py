@@ -237,3 +237,17 @@ def test_property_named_title_is_kept() -> None:
         "required": ["title", "examples", "body"],
     }
     assert list(bound_schema(schema)["properties"]) == ["title", "examples", "body"]
+
+
+def test_think_puts_a_bounded_thought_first_in_every_branch() -> None:
+    from agentcore.messages import Message, ModelRequest, ToolSpec
+
+    spec = ToolSpec("calc", "Evaluate.", {"type": "object", "properties": {"e": {"type": "string"}}, "required": ["e"]})
+    request = ModelRequest(messages=(Message("user", "x"),), tools=(spec,), think=40)
+    schema = turn_schema(request)
+    assert schema is not None
+    for branch in schema["oneOf"]:
+        assert next(iter(branch["properties"])) == "thought"
+        assert branch["properties"]["thought"]["maxLength"] == 40 and "thought" in branch["required"]
+    content, call = parse_turn('{"thought": "add them", "tool": "calc", "arguments": {"e": "1+2"}}', request)
+    assert content is None and call is not None and call.arguments == {"e": "1+2"}
