@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test test-unit lint bench bench-compare bench-security clean
+.PHONY: setup demo test test-unit lint bench bench-compare bench-peers bench-security clean
 
 setup:
 	@./scripts/setup.sh
@@ -28,8 +28,12 @@ bench: setup
 	$(BIN)/python -m bench.routing_bench
 	$(BIN)/python -m bench.optimizer_bench
 
-bench-compare: setup
+bench-compare: setup bench-peers
 	$(BIN)/python -m bench.harness $(ARGS)
+
+# Peer frameworks live in their own folders under bench/peers, never in the runtime's dependencies.
+bench-peers: setup
+	$(BIN)/pip install -q --target bench/peers/.venv-smolagents smolagents==1.26.0
 
 bench-security: setup
 	./scripts/setup_agentdojo.sh

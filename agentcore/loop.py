@@ -159,7 +159,11 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
     run.excluded = frozenset({call.name})
     run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
-    run.messages.append(prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature]))
+    latest = next((s.result for s in reversed(run.steps) if s.result is not None and not s.tool_error), None)
+    step = run.steps[-1]
+    step.result, step.tool_error = run.seen_calls[signature], signature in run.failed_calls
+    step.notes.append("repeated call: not executed again")
+    run.messages.append(prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest))
     return ModelTurn()
 
 

@@ -104,11 +104,14 @@ def observation(task: str, call: ToolCall, result: str, *, error: bool = False) 
     )
 
 
-def repeated_call_notice(task: str, call: ToolCall, result: str) -> Message:
+def repeated_call_notice(task: str, call: ToolCall, result: str, latest: str | None = None) -> Message:
+    """`latest` is the newest successful result: small models answer with it far more often when it is repeated
+    here (otherwise the notice can end on an old error)."""
+    good = f"\nLatest good result: {clip(latest)}" if latest is not None and latest != result else ""
     return Message(
         "user",
-        f"You already called {call.name} with these arguments; the result was: {clip(result)}\n"
-        f"Task: {task}\nUse that result: call a different tool for the next step, or reply with the final_answer.",
+        f"You already called {call.name} with these arguments; the result was: {clip(result)}{good}\n"
+        f"Task: {task}\nUse the results: call a different tool for the next step, or reply with the final_answer.",
     )
 
 

@@ -121,7 +121,8 @@ async def valid_call_rate(agent: Agent[None, str]) -> None:
 
 def main() -> None:
     with_async, with_thread = asyncio.run(framework_overhead())
-    print(f"[1] framework overhead per agent step (scripted model, 100 runs of 8 steps): {with_async:.3f} ms with an async tool,")
+    print("[1] framework overhead per agent step (scripted model, 100 runs of 8 steps):")
+    print(f"    {with_async:.3f} ms with an async tool,")
     print(f"    {with_thread:.3f} ms with a sync tool (run in a worker thread). Target < 0.3 ms. Reproduce: {CMD}")
     samples = [import_time(3) for _ in range(3)]
     print(f"\n[2] import agentcore: {statistics.median(samples):.1f} ms over bare Python (target < 150 ms)")

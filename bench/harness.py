@@ -5,8 +5,12 @@
 Task files default to bench/tasks/*.jsonl (format: bench/suite.py). `--quick` takes 10 tasks spread over the
 families. Every system runs in its own subprocess (bench/systems/worker.py) on the same GGUF, n_ctx, threads and
 greedy decoding; the results go to bench/results/NAME.{md,png,json} with the command, model, git revision and
-machine facts. Systems run one after another, so a busy machine skews them unequally: the report records the
-load average before and after each, and CPU seconds per task beside wall time.
+machine facts. The systems are interleaved task by task, so a machine whose load drifts slows them alike; the
+report still records the load average seen by each system, and CPU seconds per task beside wall time.
+
+Systems (bench/systems/): agentcore (in-process), agentcore-http (through llama-cpp-python's server), raw (the
+limit: a minimal hand-written loop), smolagents (a peer; install it first, see peer_smolagents.py), oracle
+(no model: replays the reference calls, to check the harness and the task files).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from bench import report
 from bench.suite import Task, TaskFileError, load_tasks, parse_task, quick_select
 from bench.systems import DEFAULT_SYSTEMS, SYSTEMS
 from bench.systems.common import Settings
+from bench.workers import WORKER_ENV, Worker, worker_env
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_DIR = ROOT / "bench" / "results"
@@ -62,22 +67,21 @@ def resolve_model(path: str | None) -> Path:
     return found
 
 
-def run_system(name: str, tasks: Sequence[Task], settings: Settings, workdir: Path) -> dict[str, Any]:
-    """Run one system in a worker subprocess; its progress lines pass through to stderr."""
-    job, out = workdir / f"{name}.job.json", workdir / f"{name}.out.json"
-    job.write_text(json.dumps({"settings": settings.to_json(), "tasks": [t.to_json() for t in tasks]}))
-    limit = len(tasks) * (settings.timeout + 15) + 300  # a hung worker must not hang the benchmark
-    load_before = os.getloadavg()
-    command = [sys.executable, "-m", "bench.systems.worker", name, str(job), str(out)]
-    error = None
-    try:
-        subprocess.run(command, cwd=ROOT, timeout=limit, check=False)
-    except subprocess.TimeoutExpired:
-        error = f"worker killed after {limit:.0f}s"
-    data: dict[str, Any] = json.loads(out.read_text()) if out.is_file() else {"results": []}
-    data["error"] = data.get("error") or error or (None if out.is_file() else "worker wrote no results")
-    data.setdefault("info", {})["load_avg"] = [round(load_before[0], 1), round(os.getloadavg()[0], 1)]
-    return data
+def run_systems(systems: Sequence[str], tasks: Sequence[Task], settings: Settings) -> dict[str, dict[str, Any]]:
+    """Every task on every system, interleaved: task 1 on each system, then task 2, ... The system that goes
+    first rotates, so none always runs right after a model load or on a cold CPU cache."""
+    with tempfile.TemporaryDirectory(prefix="agentcore-bench-") as workdir:
+        settings_path = Path(workdir) / "settings.json"
+        settings_path.write_text(json.dumps(settings.to_json()), encoding="utf-8")
+        workers = [Worker(name, settings, settings_path) for name in systems]
+        try:
+            for index, task in enumerate(tasks):
+                turn = index % len(workers)
+                for worker in workers[turn:] + workers[:turn]:
+                    worker.run(task)
+        finally:
+            reports = {worker.name: worker.finish() for worker in workers}
+    return reports
 
 
 def _git_revision() -> str:
@@ -128,7 +132,8 @@ def header(argv: Sequence[str], settings: Settings, tasks: Sequence[Task], runs:
             f"- machine: {machine_facts()}; Python {platform.python_version()};"
             f" llama-cpp-python {version('llama_cpp_python')}",
             f"- versions: {versions}",
-            f"- load average (1 min) before/after each system: {loads}",
+            f"- worker environment: {', '.join(f'{k}={v}' for k, v in worker_env().items() if k in WORKER_ENV)}",
+            f"- load average (1 min), lowest and highest seen at task starts: {loads}",
         ]
     )
 
@@ -167,11 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit(str(exc)) from None
     tasks = quick_select(tasks, QUICK_TASKS) if args.quick else tasks
     settings = Settings(str(resolve_model(args.model)), n_ctx=args.n_ctx, n_threads=args.threads, timeout=args.timeout)
-    reports = {}
-    with tempfile.TemporaryDirectory(prefix="agentcore-bench-") as workdir:
-        for name in systems:
-            print(f"== {name}: {len(tasks)} tasks", file=sys.stderr, flush=True)
-            reports[name] = run_system(name, tasks, settings, Path(workdir))
+    print(f"== {len(tasks)} tasks on {', '.join(systems)}", file=sys.stderr, flush=True)
+    reports = run_systems(systems, tasks, settings)
     data = {"argv": argv, "settings": settings.to_json(), "tasks": [t.to_json() for t in tasks], "reports": reports}
     md = write_results(args.out_dir / (args.name or ("quick" if args.quick else "full")), data)
     print(md.read_text(encoding="utf-8").split("## Per task")[0])

@@ -71,6 +71,8 @@ def stats(run: SystemRun, families: Sequence[str]) -> dict[str, float]:
         "rss_mb": run.peak_rss_mb + run.children_peak_rss_mb,
         "load_s": float(run.info.get("load_s", math.nan)),
     }
+    if run.info.get("cache_unreported"):  # the backend cannot tell cached from evaluated prompt tokens
+        out["evaluated"] = out["cached"] = math.nan
     for family in families:
         in_family = [float(r.ok) for r in rs if r.family == family]
         out[f"success:{family}"] = _mean(in_family)
@@ -172,11 +174,11 @@ def chart(path: Path, runs: Sequence[SystemRun], table: dict[str, dict[str, floa
         y = s["success"] * 100
         (point,) = ax.plot([s["wall_median"]], [y], "o", markersize=9, label=run.name)
         ax.plot([s["wall_median"], s["wall_p90"]], [y, y], "-", color=point.get_color(), alpha=0.5)
-        ax.annotate(run.name, (s["wall_median"], y), textcoords="offset points", xytext=(6, 6))
-    ax.set_xlabel("wall time per task, s (dot: median, line to p90)")
+    ax.set_xscale("log")  # systems differ by factors, not by seconds
+    ax.set_xlabel("wall time per task, s, log scale (dot: median, line to p90)")
     ax.set_ylabel("success rate, %")
     ax.set_ylim(-5, 105)
-    ax.set_xlim(left=0)
+    ax.legend(loc="best", fontsize=9)
     ax.grid(alpha=0.3)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
@@ -193,8 +195,9 @@ def markdown(header: str, tasks: Sequence[Task], runs: Sequence[SystemRun], png_
         "## Results\n\n" + summary_table(runs, table, families),
         "Overhead = wall time − time inside llama.cpp's `create_completion` − tool time (in-process systems); for"
         " agentcore-http the model time is the HTTP wait, so server-side work is not overhead. Prompt eval/task"
-        " counts tokens evaluated (not served from the KV cache); llama-cpp-python's server reports no cache"
-        " figures, so its cached column reads 0. Peak RSS includes the server process for agentcore-http.",
+        " counts tokens evaluated (not served from the KV cache); llama-cpp-python's server does not report"
+        " cache reuse, so both token columns read – for it. CPU and peak RSS include the server process for"
+        " agentcore-http.",
         f"## Ratios against {BASELINE} (same run)\n\n" + ratio_table(runs, table),
         f"![success vs wall time]({png_name})",
         "## Per task\n\n" + task_table(tasks, runs),

@@ -8,28 +8,30 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from bench import toolbox
 from bench.suite import Task
-from bench.systems.common import CallTimer, Emit, Settings, TaskResult, output_text, trace_line
+from bench.systems.common import CallTimer, Emit, Settings, TaskResult, output_text, trace_line, warm_up
 
 
-def run(tasks: Sequence[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+def run(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
     import agentcore
     from agentcore.models.llamacpp import LlamaCppModel
 
     model = LlamaCppModel(settings.model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads, seed=settings.seed)
     started = time.perf_counter()
-    timer = CallTimer(model.load())
+    llm = model.load()
+    warm_up(llm)
+    timer = CallTimer(llm)
     load_s = time.perf_counter() - started
     asyncio.run(run_agent_tasks(model, tasks, settings, emit, timer))
     return {"load_s": load_s, "version": f"agentcore {agentcore.__version__}"}
 
 
 async def run_agent_tasks(
-    model: Any, tasks: Sequence[Task], settings: Settings, emit: Emit, timer: CallTimer | None
+    model: Any, tasks: Iterable[Task], settings: Settings, emit: Emit, timer: CallTimer | None
 ) -> None:
     """Run every task through a fresh Agent on `model`; `timer` (in-process only) times llama.cpp itself."""
     for task in tasks:

@@ -88,6 +88,11 @@ class CallTimer:
         return seconds
 
 
+def warm_up(llm: Any) -> None:
+    """One tiny completion, so the first task does not pay for paging in the mmapped weights."""
+    llm.create_completion("Hello", max_tokens=1, temperature=0.0)
+
+
 def trace_line(name: str, arguments: dict[str, Any], result: str | None) -> str:
     shown = (result or "").replace("\n", " ")
     return f"{name}({json.dumps(arguments, ensure_ascii=False)}) -> {shown[:120]}"

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from bench import toolbox
 from bench.suite import Task
-from bench.systems.common import CallTimer, Emit, Settings, TaskResult, trace_line
+from bench.systems.common import CallTimer, Emit, Settings, TaskResult, trace_line, warm_up
 
 REPLY = (
     'Reply with JSON only: {"tool": NAME, "arguments": {...}} to call one tool, '
@@ -26,7 +26,7 @@ REPLY = (
 )
 
 
-def run(tasks: Sequence[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+def run(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
     import llama_cpp
 
     started = time.perf_counter()
@@ -39,6 +39,7 @@ def run(tasks: Sequence[Task], settings: Settings, emit: Emit) -> dict[str, Any]
     )
     if "<|im_start|>" not in str(llm.metadata.get("tokenizer.chat_template", "")):
         raise ValueError("the raw loop writes ChatML prompts; this GGUF's chat template is not ChatML")
+    warm_up(llm)
     timer = CallTimer(llm)
     load_s = time.perf_counter() - started
     for task in tasks:

@@ -1,22 +1,24 @@
-"""Run one system on a task list, in this process, and write what happened as JSON.
+"""Run one system in this process, one task at a time, as the harness asks (bench/workers.py is the other end).
 
-    python -m bench.systems.worker SYSTEM JOB.json OUT.json
+    python -m bench.systems.worker SYSTEM SETTINGS.json
 
-JOB.json holds {"settings": {...}, "tasks": [...]}. OUT.json is rewritten after every task, so a crash leaves
-the results so far. Progress goes to stderr, one line per task. Peak RSS is this process's, plus the largest
-child's (the llama.cpp server of the HTTP system) once that child has exited.
+Protocol, one JSON object a line: tasks arrive on stdin; each gets one {"result": {...}} line back on stdout.
+When stdin closes, a last {"done": true, ...} line carries the system's facts, its error if it failed, and peak
+RSS: this process's, plus the largest child's (the llama.cpp server of the HTTP system) once that has exited.
+Anything else written to stdout (by C libraries, say) is redirected to stderr, so it cannot break the protocol.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 import resource
 import sys
-import time
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from bench import checks
 from bench.suite import Task, parse_task
@@ -25,51 +27,50 @@ from bench.systems.common import Settings, TaskResult
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3 or argv[0] not in SYSTEMS:
-        print(f"usage: python -m bench.systems.worker {{{','.join(SYSTEMS)}}} JOB.json OUT.json", file=sys.stderr)
+    if len(argv) != 2 or argv[0] not in SYSTEMS:
+        print(f"usage: python -m bench.systems.worker {{{','.join(SYSTEMS)}}} SETTINGS.json", file=sys.stderr)
         return 2
-    name, job_path, out_path = argv[0], Path(argv[1]), Path(argv[2])
-    job = json.loads(job_path.read_text(encoding="utf-8"))
-    settings = Settings(**job["settings"])
-    tasks = [parse_task(item) for item in job["tasks"]]
-    by_id = {task.id: task for task in tasks}
-    report: dict[str, Any] = {"system": name, "results": [], "info": {}, "error": None}
+    name = argv[0]
+    settings = Settings(**json.loads(Path(argv[1]).read_text(encoding="utf-8")))
+    protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    seen: dict[str, Task] = {}
+
+    def tasks() -> Iterator[Task]:
+        for line in sys.stdin:
+            task = parse_task(json.loads(line))
+            seen[task.id] = task
+            yield task
 
     def emit(result: TaskResult) -> None:
-        result.ok = result.status == "completed" and checks.passes(by_id[result.id].check, result.output)
-        report["results"].append(result.to_json())
-        _progress(name, len(report["results"]), len(tasks), by_id[result.id], result)
-        _write(out_path, report)
+        result.ok = result.status == "completed" and checks.passes(seen[result.id].check, result.output)
+        _send(protocol, {"result": result.to_json()})
+        _progress(name, seen[result.id], result)
 
-    started = time.perf_counter()
+    done: dict[str, Any] = {"done": True, "info": {}, "error": None}
     try:
         module = importlib.import_module(SYSTEMS[name])
-        report["info"] = module.run(tasks, settings, emit)
-    except Exception as exc:  # the harness reports a system that could not run; it does not stop the others
-        report["error"] = f"{type(exc).__name__}: {exc}"
+        done["info"] = module.run(tasks(), settings, emit)
+    except Exception as exc:  # the harness reports a system that could not run; the others go on
+        done["error"] = f"{type(exc).__name__}: {exc}"
         traceback.print_exc(file=sys.stderr)
-    report["seconds"] = time.perf_counter() - started
-    report["peak_rss_mb"] = _max_rss_mb(resource.RUSAGE_SELF)
-    report["children_peak_rss_mb"] = _max_rss_mb(resource.RUSAGE_CHILDREN)
-    _write(out_path, report)
-    return 0 if report["error"] is None else 1
+    done["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
+    done["children_peak_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    _send(protocol, done)
+    return 0 if done["error"] is None else 1
 
 
-def _max_rss_mb(who: int) -> float:
-    return resource.getrusage(who).ru_maxrss / 1024  # kilobytes on Linux
+def _send(stream: TextIO, message: dict[str, Any]) -> None:
+    stream.write(json.dumps(message, ensure_ascii=False) + "\n")
+    stream.flush()
 
 
-def _write(path: Path, report: dict[str, Any]) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(report, indent=1), encoding="utf-8")
-    tmp.replace(path)
-
-
-def _progress(name: str, done: int, total: int, task: Task, result: TaskResult) -> None:
+def _progress(name: str, task: Task, result: TaskResult) -> None:
     mark = "ok  " if result.ok else "FAIL"
     shown = (result.output or result.error or "").replace("\n", " ")[:70]
     print(
-        f"[{name}] {done}/{total} {mark} {task.id:<6} {result.wall_s:5.1f}s calls={result.calls}"
+        f"[{name}] {mark} {task.id:<6} {result.wall_s:5.1f}s calls={result.calls}"
         f" tools={','.join(result.tool_calls) or '-'} status={result.status} -> {shown!r}",
         file=sys.stderr,
         flush=True,

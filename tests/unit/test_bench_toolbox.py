@@ -232,3 +232,23 @@ def test_report_summarises_and_compares_with_agentcore(tmp_path: Path) -> None:
 def test_percentile() -> None:
     assert report.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90) == pytest.approx(9.1)
     assert report.percentile([3.0], 50) == 3.0
+
+
+def test_the_harness_runs_a_system_in_a_worker_and_writes_the_report(tmp_path: Path) -> None:
+    """End to end with the model-free oracle system: worker protocol, interleaving, markdown, chart, JSON."""
+    from bench import harness
+
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF" + bytes(64))
+    lines = [json.dumps(t.to_json()) for t in load_tasks() if t.id in ("s01", "c05", "d02", "d10")]
+    (tmp_path / "t.jsonl").write_text("\n".join(lines) + "\n")
+    argv = ["--systems", "oracle", "--model", str(model), "--out-dir", str(tmp_path), "--name", "r"]
+    assert harness.main([*argv, str(tmp_path / "t.jsonl")]) == 0
+    text = (tmp_path / "r.md").read_text()
+    assert "| oracle | 75% | 100% | 100% | 50% |" in text  # single, chain, direct; d10 (regex) gets no answer
+    assert "`d10` expected regex" in text
+    saved = json.loads((tmp_path / "r.json").read_text())
+    assert [r["id"] for r in saved["reports"]["oracle"]["results"]] == ["c05", "d02", "d10", "s01"]
+    assert saved["reports"]["oracle"]["peak_rss_mb"] > 0
+    assert (tmp_path / "r.png").stat().st_size > 1000
+    assert harness.main(["--render", str(tmp_path / "r.json")]) == 0

@@ -101,7 +101,7 @@ async def test_calculator_schema_and_validation() -> None:
     spec = calculator.spec()
     assert spec.name == "calculator"
     assert spec.parameters["required"] == ["expression"]
-    assert spec.parameters["properties"]["expression"]["description"].startswith("The expression, for example")
+    assert spec.parameters["properties"]["expression"]["description"].startswith("The arithmetic expression")
     assert "thousands separators" in spec.description
     with pytest.raises(ModelRetry, match="expression"):
         await calculator.call({"expression": 12}, CTX)

@@ -58,7 +58,7 @@ def calculator(expression: str) -> str:
     sin, cos, tan. Write numbers without thousands separators: 1234, not 1,234.
 
     Args:
-        expression: The expression, for example "(17 + 3) * 2^10" or "sqrt(2) / 3".
+        expression: The arithmetic expression to evaluate.
     """
     return format_number(evaluate(expression))
 
