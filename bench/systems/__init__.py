@@ -11,6 +11,9 @@ SYSTEMS: dict[str, str] = {
     "agentcore-http": "bench.systems.agentcore_http",
     "raw": "bench.systems.raw_loop",
     "smolagents": "bench.systems.peer_smolagents",  # needs bench/peers/.venv-smolagents (see that module)
+    "agentcore+route": "bench.systems.agentcore_policies:run_route",
+    "agentcore+optimize": "bench.systems.agentcore_policies:run_optimize",
+    "agentcore+advisor": "bench.systems.agentcore_policies:run_advise",
     "oracle": "bench.systems.oracle",  # replays reference calls, no model: a check of the harness itself
 }
 DEFAULT_SYSTEMS = ("agentcore", "agentcore-http", "raw")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bench import toolbox
@@ -40,12 +40,24 @@ async def run_agent_tasks(
         emit(await run_agent_task(model, task, settings, timer))
 
 
+# Policy variants (bench/systems/agentcore_policies.py) set this: model -> the policies each Agent gets.
+def _no_policies(model: Any) -> list[Any]:
+    return []
+
+
+POLICIES: Callable[[Any], list[Any]] = _no_policies
+
+
 async def run_agent_task(model: Any, task: Task, settings: Settings, timer: CallTimer | None) -> TaskResult:
     from agentcore import Agent
     from agentcore.errors import AgentRunError
 
     agent: Agent[None, str] = Agent(
-        model, tools=toolbox.agent_tools(task.tools), timeout=settings.timeout, max_steps=settings.max_steps
+        model,
+        tools=toolbox.agent_tools(task.tools),
+        timeout=settings.timeout,
+        max_steps=settings.max_steps,
+        policies=POLICIES(model),
     )
     agent.max_tokens = settings.max_tokens
     started, cpu_started = time.perf_counter(), time.process_time()

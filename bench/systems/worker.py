@@ -50,8 +50,9 @@ def main(argv: list[str]) -> int:
 
     done: dict[str, Any] = {"done": True, "info": {}, "error": None}
     try:
-        module = importlib.import_module(SYSTEMS[name])
-        done["info"] = module.run(tasks(), settings, emit)
+        module_name, _, function = SYSTEMS[name].partition(":")  # "module" or "module:function"
+        module = importlib.import_module(module_name)
+        done["info"] = getattr(module, function or "run")(tasks(), settings, emit)
     except Exception as exc:  # the harness reports a system that could not run; the others go on
         done["error"] = f"{type(exc).__name__}: {exc}"
         traceback.print_exc(file=sys.stderr)
