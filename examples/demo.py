@@ -12,13 +12,14 @@ from pathlib import Path
 
 from agentcore import Agent, RunResult
 from agentcore.log import configure_logging
+from agentcore.policies.routing import RoutingPolicy
 from agentcore.tools.builtin import builtin_toolset
 
 WORKSPACE = Path(__file__).parent / "workspace"
 
 TASKS = [
-    "A crate holds 24 bottles. Compute how many bottles are in 37 crates, then add 150 loose bottles to the result.",
-    "Read prices.txt and tell me the price of a gizmo.",
+    "Read prices.txt, then use the calculator to compute the cost of 12 gizmos.",
+    "Read prices.txt and tell me the price of a gadget.",
     "What is the capital of France?",
 ]
 
@@ -27,6 +28,8 @@ class ShopAssistant(Agent[None, str]):
     instructions = "You are a precise shop assistant. Use the tools for arithmetic and for reading files."
     tools = builtin_toolset(["calculator", "files"], workspace=WORKSPACE, writable=False)
     max_steps = 6
+    # The router answers questions that need no tool in one call, without offering tools (see policies/routing.py).
+    policies = (RoutingPolicy(),)
 
 
 def report(result: RunResult[str]) -> None:
