@@ -18,8 +18,8 @@ from agentcore.tools.builtin import builtin_toolset
 WORKSPACE = Path(__file__).parent / "workspace"
 
 TASKS = [
-    "Read prices.txt, then use the calculator to compute the cost of 12 gizmos.",
-    "Read prices.txt and tell me the price of a gadget.",
+    "Read stock.txt, then use the calculator to multiply the number in it by 3.",
+    "A gizmo costs 7.25 dollars. What do 24 gizmos cost?",
     "What is the capital of France?",
 ]
 
