@@ -174,7 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings(str(resolve_model(args.model)), n_ctx=args.n_ctx, n_threads=args.threads, timeout=args.timeout)
     print(f"== {len(tasks)} tasks on {', '.join(systems)}", file=sys.stderr, flush=True)
     reports = run_systems(systems, tasks, settings)
-    data = {"argv": argv, "settings": settings.to_json(), "tasks": [t.to_json() for t in tasks], "reports": reports}
+    shown = {**settings.to_json(), "model_path": settings.model_path.replace(str(Path.home()), "~")}  # no home paths
+    data = {"argv": argv, "settings": shown, "tasks": [t.to_json() for t in tasks], "reports": reports}
     md = write_results(args.out_dir / (args.name or ("quick" if args.quick else "full")), data)
     print(md.read_text(encoding="utf-8").split("## Per task")[0])
     print(f"written: {md} (+ .png, .json)", file=sys.stderr)
