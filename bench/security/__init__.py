@@ -1,1 +1,1 @@
-"""Security benchmarks: Tool-Guard against poisoned tool descriptions on AgentDojo (see run_agentdojo.py)."""
+"""Security bench: Tool-Guard on AgentDojo, offline, on the real default model (run.py; README.md has results)."""
