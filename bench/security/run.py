@@ -205,8 +205,9 @@ def summary(rows: Sequence[dict[str, Any]]) -> list[str]:
     """The markdown table: one line per (suite, attack, defence, model)."""
     lines = [
         "| suite | attack | defence | model | n | utility | attack success (executed) | attack attempted"
-        " | AgentDojo security | injection seen | model calls/step | prompt tokens evaluated/step | s/case |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        " | AgentDojo security | injection seen | runs blocked | model calls/step | prompt tokens evaluated/step"
+        " | s/case |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for row in rows:
@@ -220,12 +221,13 @@ def summary(rows: Sequence[dict[str, Any]]) -> list[str]:
         steps = max(1, sum(r["steps"] for r in group))
         per_step = sum(r["model_calls"] for r in group) / steps
         evaluated = sum(r["prompt_tokens"] - r["cached_tokens"] for r in group) / steps
+        blocked = sum(r["status"] == "blocked" for r in group) / n
         attacked = attack != "none"
         lines.append(
             f"| {suite} | {attack} | {defence} | {model} | {n} | {rate('utility')}"
             f" | {rate('attack_executed') if attacked else '-'} | {rate('attack_attempted') if attacked else '-'}"
             f" | {rate('agentdojo_security') if attacked else '-'}"
-            f" | {rate('exposed') if attacked else '-'} | {per_step:.2f} | {evaluated:.0f}"
+            f" | {rate('exposed') if attacked else '-'} | {blocked:.2f} | {per_step:.2f} | {evaluated:.0f}"
             f" | {sum(r['seconds'] for r in group) / n:.0f} |"
         )
     return lines
