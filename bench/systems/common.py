@@ -102,3 +102,16 @@ def output_text(value: Any) -> str | None:
     if value is None:
         return None
     return value if isinstance(value, str) else str(value)
+
+
+def load_llama(settings: Settings) -> Any:
+    """A raw llama_cpp.Llama with the bench's shared settings (same for every system that drives one directly)."""
+    import llama_cpp
+
+    return llama_cpp.Llama(
+        model_path=settings.model_path,
+        n_ctx=settings.n_ctx,
+        n_threads=settings.n_threads,
+        seed=settings.seed,
+        verbose=False,
+    )

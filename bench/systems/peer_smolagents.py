@@ -20,7 +20,7 @@ from typing import Any
 
 from bench import toolbox
 from bench.suite import Task
-from bench.systems.common import CallTimer, Emit, Settings, TaskResult, output_text, trace_line, warm_up
+from bench.systems.common import CallTimer, Emit, Settings, TaskResult, load_llama, output_text, trace_line, warm_up
 
 LIBRARY = Path(__file__).resolve().parents[1] / "peers" / ".venv-smolagents"
 VERSION = "1.26.0"
@@ -33,17 +33,10 @@ def run(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]
             f" smolagents=={VERSION}"
         )
     sys.path.append(str(LIBRARY))  # last, so the project's own packages win where both have one
-    import llama_cpp
     import smolagents
 
     started = time.perf_counter()
-    llm = llama_cpp.Llama(
-        model_path=settings.model_path,
-        n_ctx=settings.n_ctx,
-        n_threads=settings.n_threads,
-        seed=settings.seed,
-        verbose=False,
-    )
+    llm = load_llama(settings)
     warm_up(llm)
     meter = _Meter(llm)
     load_s = time.perf_counter() - started

@@ -18,7 +18,7 @@ from typing import Any
 
 from bench import toolbox
 from bench.suite import Task
-from bench.systems.common import CallTimer, Emit, Settings, TaskResult, trace_line, warm_up
+from bench.systems.common import CallTimer, Emit, Settings, TaskResult, load_llama, trace_line, warm_up
 
 REPLY = (
     'Reply with JSON only: {"tool": NAME, "arguments": {...}} to call one tool, '
@@ -30,13 +30,7 @@ def run(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]
     import llama_cpp
 
     started = time.perf_counter()
-    llm = llama_cpp.Llama(
-        model_path=settings.model_path,
-        n_ctx=settings.n_ctx,
-        n_threads=settings.n_threads,
-        seed=settings.seed,
-        verbose=False,
-    )
+    llm = load_llama(settings)
     if "<|im_start|>" not in str(llm.metadata.get("tokenizer.chat_template", "")):
         raise ValueError("the raw loop writes ChatML prompts; this GGUF's chat template is not ChatML")
     warm_up(llm)
