@@ -33,6 +33,7 @@ from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall
 from agentcore.models.base import Model
 from agentcore.policy import Policy, Veto
 from agentcore.result import RunResult
+from agentcore.steps import StepPlan
 from agentcore.tools.function import Tool
 from agentcore.tools.toolset import Toolset, as_toolset
 
@@ -57,6 +58,7 @@ class Agent(Generic[DepsT, OutputT]):
     timeout: float | None = None
     think: int = 0  # > 0: each turn starts with a bounded "thought" (see docs/architecture.md for when it helps)
     constrain_final: bool = True  # JSON final answers even without tools: one clean stop, no rambling
+    follow_steps: bool = True  # a task written as "do X, then Y" gets no final answer before each step ran
 
     def __init__(
         self,
@@ -233,9 +235,12 @@ class Agent(Generic[DepsT, OutputT]):
             specs = tuple(policy.filter_tools(ctx, specs))
         blocks = [block for policy in self.policies for block in policy.system_blocks(ctx)]
         system = prompting.system_prompt(self.instructions_text, specs, blocks)
-        messages = [Message("system", system), prompting.task_message(task)]
+        plan = StepPlan.of(task) if self.follow_steps and specs else StepPlan(())
+        if plan.active:
+            ctx.record("steps", steps=list(plan.steps))
+        messages = [Message("system", system), prompting.task_message(task, plan)]
         emit(RunStarted(ctx.run_id, 0, task, self.resolve_model().name))
-        return Run(self, ctx, specs, messages, emit, max_steps or self.max_steps)
+        return Run(self, ctx, specs, messages, emit, max_steps or self.max_steps, plan=plan)
 
     async def _finish(self, run: Run) -> RunResult[OutputT]:
         result: RunResult[OutputT] = RunResult(

@@ -19,6 +19,7 @@ from agentcore.events import Event, ModelCalled, Notice, ToolCalled
 from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policy import CallModel, Veto
 from agentcore.result import Ledger, RunStatus, Step
+from agentcore.steps import StepPlan
 
 if TYPE_CHECKING:
     from agentcore.agent import Agent
@@ -45,6 +46,7 @@ class Run:
     repeats: int = 0
     forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
     forced_once: bool = False
+    plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"
     error: str | None = None
@@ -101,11 +103,13 @@ class ToolTurn:
         run.seen_calls[call.signature()] = result
         if error:
             run.failed_calls.add(call.signature())
+        else:
+            run.plan.advance()
         run.retries.pop(call.name, None)  # retry limits count consecutive failures
         for policy in run.agent.policies:
             await policy.after_tool_call(run.ctx, call, result, error)
         await run.agent.after_tool_call(run.ctx, call, result, error)
-        run.messages.append(prompting.observation(run.ctx.task, call, result, error=error))
+        run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan))
         return ModelTurn()
 
 
@@ -185,7 +189,7 @@ def build_request(run: Run) -> ModelRequest:
         messages=tuple(run.messages),
         tools=tools,
         output_schema=run.agent.output_schema(),
-        allow_final=not (forced and tools),
+        allow_final=not (forced and tools) and not (run.plan.remaining and tools),
         max_tokens=run.agent.max_tokens,
         think=run.agent.think,
         constrain=bool(run.specs) or run.agent.output_schema() is not None or run.agent.constrain_final,

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentcore.messages import Message, ToolCall, ToolSpec
+from agentcore.steps import StepPlan
 
 RESULT_CHARS = 600
 
@@ -63,8 +64,21 @@ def system_prompt(instructions: str, tools: Sequence[ToolSpec], extra: Sequence[
     return "\n\n".join(parts)
 
 
-def task_message(task: str) -> Message:
-    return Message("user", f"Task: {task}")
+def _carry(result: str) -> str:
+    """A short result restated inside the next step: Qwen 0.5B otherwise reuses the task's own numbers
+    ("divide the result by 2" -> calculator("3 / 2") after 3 mi -> 15840 ft)."""
+    return f" The result to use is {result.strip()}." if len(result.strip()) <= 80 else ""
+
+
+def task_message(task: str, plan: StepPlan | None = None) -> Message:
+    """The task; with a plan also its first step, so a small model does not start with the last one."""
+    if plan is None or plan.current is None:
+        return Message("user", f"Task: {task}")
+    return Message("user", f"Task: {task}\n{FIRST_STEP.format(n=len(plan.steps), step=plan.current)}")
+
+
+FIRST_STEP_MARK = "\nThis task has "
+FIRST_STEP = FIRST_STEP_MARK.lstrip("\n") + "{n} steps. Step 1: {step}. Call a tool for it."
 
 
 def assistant_turn(call: ToolCall | None, content: str | None, raw: str = "") -> Message:
@@ -82,7 +96,9 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
 
 
-def observation(task: str, call: ToolCall, result: str, *, error: bool = False) -> Message:
+def observation(
+    task: str, call: ToolCall, result: str, *, error: bool = False, plan: StepPlan | None = None
+) -> Message:
     """The user turn after a tool call: the result, what is done, the task, then the one decision to make.
 
     Measured on Qwen 0.5B (6 tool tasks): naming the step as done ("Done: read_file(...)") before restating the
@@ -96,12 +112,24 @@ def observation(task: str, call: ToolCall, result: str, *, error: bool = False) 
             f"Error from {done}:\n{clip(result)}\nOriginal task: {task}\n"
             "Fix the arguments and call again, use another tool, or reply with the final_answer.",
         )
-    return Message(
-        "user",
-        f"Result of {done}:\n{clip(result)}\nDone: {done}. Original task: {task}\n"
-        "If the result answers the task, reply with the final_answer now."
-        " Otherwise do the next step with another tool.",
-    )
+    return Message("user", f"Result of {done}:\n{clip(result)}\n{_progress(done, task, result, plan)}")
+
+
+def _progress(done: str, task: str, result: str, plan: StepPlan | None) -> str:
+    """What is done and the one decision left. With a plan (the task's own "then" steps) the next step is named,
+    and the loop allows no final answer until every step has had a successful call."""
+    head = f"Done: {done}. Original task: {task}\n"  # policies.context finds the result's end by this line
+    if plan is None or not plan.active:
+        return head + (
+            "If the result answers the task, reply with the final_answer now."
+            " Otherwise do the next step with another tool."
+        )
+    if plan.current is not None:
+        return head + (
+            f"That was step {plan.done} of {len(plan.steps)}. Next step: {plan.current}.{_carry(result)}"
+            " Call a tool for it."
+        )
+    return head + f"All {len(plan.steps)} steps are done. Reply with the final_answer now, using this result."
 
 
 def repeated_call_notice(task: str, call: ToolCall, result: str, latest: str | None = None) -> Message:

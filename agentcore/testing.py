@@ -33,10 +33,10 @@ def _as_response(turn: Turn, request: ModelRequest) -> ModelResponse:
         if turn.name not in offered:
             raise ModelError(f"scripted call to {turn.name!r}, but the request offers only {sorted(offered)}")
         response = ModelResponse(tool_call=turn)
-    elif isinstance(turn, str):
-        response = ModelResponse(content=turn)
     else:
-        response = turn
+        response = ModelResponse(content=turn) if isinstance(turn, str) else turn
+        if response.tool_call is None and request.tools and not request.allow_final:
+            raise ModelError("scripted final answer, but the request's grammar allows only a tool call")
     prompt = sum(len(m.content.split()) for m in request.messages)
     usage = response.usage if response.usage.calls else Usage(prompt_tokens=prompt, generated_tokens=1, calls=1)
     return replace(response, usage=usage)

@@ -66,7 +66,7 @@ def task_of(messages: Sequence[Message]) -> str | None:
     """The task text of the loop's task message (the first user message in its shape), or None."""
     head, _, tail = prompting.task_message(_MARK).content.partition(_MARK)
     for message in messages:
-        text = message.content
+        text = message.content.split(prompting.FIRST_STEP_MARK)[0]  # a plan's first step follows the task
         if message.role == "user" and text.startswith(head) and text.endswith(tail):
             return text[len(head) : len(text) - len(tail)]
     return None
@@ -87,11 +87,15 @@ def _call_of(message: Message) -> ToolCall | None:
 
 
 def _split(index: int, message: Message, call: ToolCall, task: str) -> Observation | None:
+    """Split around the result. The tail's start is found from the template, its end is the message's end:
+    with a step plan the closing lines name the next step, which the plain template does not know."""
+    text = message.content
     for error in (False, True):
         head, _, tail = prompting.observation(task, call, _MARK, error=error).content.partition(_MARK)
-        text = message.content
-        if text.startswith(head) and text.endswith(tail) and len(text) >= len(head) + len(tail):
-            return Observation(index, call, error, head, text[len(head) : len(text) - len(tail)], tail)
+        tail_start = tail.split(task)[0]  # "\nDone: name(args). Original task: " up to the task
+        cut = text.rfind(tail_start)
+        if text.startswith(head) and cut >= len(head):
+            return Observation(index, call, error, head, text[len(head) : cut], text[cut:])
     return None
 
 

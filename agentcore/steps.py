@@ -1,0 +1,58 @@
+"""The explicit steps of a task ("look up X, then multiply it by 3"), so the loop can track a chain.
+
+Measured on Qwen2.5-Coder-0.5B (12 chained tasks of bench/tasks/chain.jsonl): a small model stops one step early
+(it answers with the lookup instead of multiplying it) or jumps to the last step first (`calculator("3 *
+laptop_price")`). When the loop knows the task's steps it can name the current one and refuse a final answer
+while steps remain. Only steps the user wrote out are used: splitting on "then" is deterministic and cannot
+invent work; a task without such markers has no plan and the loop behaves as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# ", then", "; then", "and then", ". Then": the ways people chain instructions in one sentence.
+_THEN = re.compile(r"\s*(?:[,;]\s*(?:and\s+)?|\.\s+|\s+and\s+)then\b[,:]?\s*", re.IGNORECASE)
+# The step itself is the last sentence of its part: "What do 3 laptops cost? Look up the price" -> "Look up...".
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+_CONDITION = re.compile(r"(?:if|when|whenever|unless|once)\b", re.IGNORECASE)
+MAX_STEPS = 6
+
+
+def split_steps(task: str) -> tuple[str, ...]:
+    """The task's explicit steps, in order; () when it has fewer than two (or an implausible number)."""
+    parts = [part.strip() for part in _THEN.split(task.strip())]
+    if len(parts) < 2 or len(parts) > MAX_STEPS or not all(parts):
+        return ()
+    steps = [_SENTENCE_END.split(part)[-1] if index == 0 else part for index, part in enumerate(parts)]
+    if _CONDITION.match(steps[0]):
+        return ()  # "If it rains, then take an umbrella" is one conditional step, not a chain
+    return tuple(step.rstrip(" .") for step in steps)
+
+
+@dataclass(slots=True)
+class StepPlan:
+    """Progress through a task's explicit steps: one successful tool call completes one step."""
+
+    steps: tuple[str, ...]
+    done: int = 0
+
+    @classmethod
+    def of(cls, task: str) -> StepPlan:
+        return cls(split_steps(task))
+
+    @property
+    def active(self) -> bool:
+        return bool(self.steps)
+
+    @property
+    def remaining(self) -> int:
+        return max(0, len(self.steps) - self.done)
+
+    @property
+    def current(self) -> str | None:
+        return self.steps[self.done] if self.remaining else None
+
+    def advance(self) -> None:
+        self.done = min(len(self.steps), self.done + 1)

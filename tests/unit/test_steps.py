@@ -1,0 +1,164 @@
+"""Explicit task steps ("X, then Y"): how tasks split, and how the loop holds a chain to its steps."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore import prompting
+from agentcore.agent import Agent
+from agentcore.errors import ModelError
+from agentcore.messages import ModelRequest, ToolCall
+from agentcore.policies.context import observations, task_of
+from agentcore.steps import StepPlan, split_steps
+from agentcore.testing import FunctionModel, ScriptedModel, Turn, call
+from agentcore.tools.function import tool
+
+
+@tool
+def lookup(key: str) -> str:
+    """Price of a product."""
+    return {"laptop": "899"}[key]
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Evaluate arithmetic."""
+    left, _, right = expression.partition("*")
+    return str(int(left) * int(right))
+
+
+@pytest.mark.parametrize(
+    ("task", "steps"),
+    [
+        (
+            "Look up the price of a laptop, then multiply it by 3.",
+            ("Look up the price of a laptop", "multiply it by 3"),
+        ),
+        (
+            "What do 3 laptops cost? Look up the price, then multiply it by 3.",
+            ("Look up the price", "multiply it by 3"),
+        ),
+        ("Count the days; then divide by 7, and then round it.", ("Count the days", "divide by 7", "round it")),
+        (
+            "Convert 3 miles to feet. Then divide the result by 2.",
+            ("Convert 3 miles to feet", "divide the result by 2"),
+        ),
+        ("Read the file and then summarise it", ("Read the file", "summarise it")),
+    ],
+)
+def test_split_steps_follows_the_users_then(task: str, steps: tuple[str, ...]) -> None:
+    assert split_steps(task) == steps
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "What is 347 * 29?",
+        "What is the total price of one keyboard and one mouse?",
+        "If it rains, then take an umbrella",  # "then" without a clause break is not a chain
+        "Authenticate first, then",  # an empty step is not a plan
+        ", then ".join(f"step {i}" for i in range(8)),  # too many to be a plan a small model can follow
+    ],
+)
+def test_split_steps_invents_no_plan(task: str) -> None:
+    assert split_steps(task) == ()
+
+
+def test_plan_progress() -> None:
+    plan = StepPlan.of("Look it up, then double it")
+    assert (plan.current, plan.remaining) == ("Look it up", 2)
+    plan.advance()
+    assert (plan.current, plan.remaining) == ("double it", 1)
+    plan.advance()
+    plan.advance()
+    assert (plan.current, plan.remaining, plan.done) == (None, 0, 2)
+
+
+TASK = "Look up the price of a laptop, then multiply it by 3."
+
+
+async def test_no_final_answer_while_a_step_remains() -> None:
+    """A model that would stop after step 1 (answering with the lookup) is offered only tools until step 2 ran."""
+
+    def turn(request: ModelRequest) -> Turn:
+        if not any(m.content.startswith("Result of") for m in request.messages):
+            return call("lookup", key="laptop")
+        if request.allow_final:
+            return "the answer"
+        return call("calculator", expression="899 * 3")
+
+    model = FunctionModel(turn)
+    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    assert [r.allow_final for r in model.requests] == [False, False, True]
+    assert [step.result for step in result.steps if step.call] == ["899", "2697"]
+
+
+async def test_a_scripted_final_answer_is_refused_where_the_grammar_forbids_it() -> None:
+    model = ScriptedModel(["too early"])
+    request = ModelRequest(messages=(prompting.task_message("t"),), tools=(lookup.spec,), allow_final=False)
+    with pytest.raises(ModelError, match="allows only a tool call"):
+        await model.complete(request)
+
+
+async def test_chain_runs_each_step_and_names_the_next() -> None:
+    model = ScriptedModel([call("lookup", key="laptop"), call("calculator", expression="899 * 3"), "2697"])
+    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    assert result.output == "2697"
+    first, second, last = model.requests
+    assert first.messages[1].content.endswith(
+        "This task has 2 steps. Step 1: Look up the price of a laptop. Call a tool for it."
+    )
+    step_two = second.messages[-1].content
+    assert "That was step 1 of 2. Next step: multiply it by 3. The result to use is 899." in step_two
+    assert (first.allow_final, second.allow_final, last.allow_final) == (False, False, True)
+    assert "All 2 steps are done" in last.messages[-1].content
+    [steps] = [entry for entry in result.trace if entry.get("kind") == "steps"]
+    assert steps["steps"] == ["Look up the price of a laptop", "multiply it by 3"]
+
+
+async def test_a_failed_call_does_not_complete_a_step() -> None:
+    model = ScriptedModel(
+        [call("lookup", key="phone"), call("lookup", key="laptop"), call("calculator", expression="899 * 3"), "2697"]
+    )
+    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    assert result.output == "2697"
+    assert [r.allow_final for r in model.requests] == [False, False, False, True]
+
+
+async def test_follow_steps_can_be_switched_off() -> None:
+    class Free(Agent[None, str]):
+        follow_steps = False
+
+    model = ScriptedModel([call("lookup", key="laptop"), "899"])
+    result = await Free(model, tools=[lookup, calculator]).run(TASK)
+    assert result.output == "899"
+    assert model.requests[0].messages[1].content == f"Task: {TASK}"
+
+
+async def test_repeats_still_end_a_chain() -> None:
+    """The plan never traps a model that loops: a second repeat leaves only the final answer, as before."""
+
+    def turn(request: ModelRequest) -> Turn:
+        return call("lookup", key="laptop") if request.tools else "gave up"
+
+    model = FunctionModel(turn)
+    result = await Agent(model, tools=[lookup, calculator], max_steps=8).run(TASK)
+    assert result.output == "gave up"
+    assert len(model.requests) <= 6
+
+
+def test_context_policy_still_finds_plan_observations() -> None:
+    """policies.context trims old results by recognising observations; plan lines must not hide them."""
+    plan = StepPlan.of(TASK)
+    lookup_call = ToolCall("lookup", {"key": "laptop"})
+    plan.advance()
+    long_result = "899 " + "x" * 200
+    messages = [
+        prompting.task_message(TASK, StepPlan.of(TASK)),
+        prompting.assistant_turn(lookup_call, None),
+        prompting.observation(TASK, lookup_call, long_result, plan=plan),
+    ]
+    assert task_of(messages) == TASK
+    [found] = observations(messages)
+    assert found.result == long_result
+    assert found.tail.endswith("Next step: multiply it by 3. Call a tool for it.")
