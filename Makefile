@@ -33,7 +33,7 @@ bench-compare: setup bench-peers
 
 # Peer frameworks live in their own folders under bench/peers, never in the runtime's dependencies.
 bench-peers: setup
-	$(BIN)/pip install -q --target bench/peers/.venv-smolagents smolagents==1.26.0
+	./scripts/setup_peers.sh
 
 bench-security: setup
 	./scripts/setup_agentdojo.sh

@@ -114,7 +114,7 @@ def machine_facts() -> str:
 def header(argv: Sequence[str], settings: Settings, tasks: Sequence[Task], runs: Sequence[report.SystemRun]) -> str:
     from importlib.metadata import version
 
-    model = Path(settings.model_path)
+    model = Path(settings.model_path).expanduser()  # results store it as ~/...
     versions = "; ".join(f"{run.name}: {run.info.get('version', '?')}" for run in runs)
     loads = "; ".join(f"{run.name}: {run.info.get('load_avg')}" for run in runs)
     return "\n".join(

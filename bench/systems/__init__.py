@@ -11,6 +11,8 @@ SYSTEMS: dict[str, str] = {
     "agentcore-http": "bench.systems.agentcore_http",
     "raw": "bench.systems.raw_loop",
     "smolagents": "bench.systems.peer_smolagents",  # needs bench/peers/.venv-smolagents (see that module)
+    "effgen": "bench.systems.peer_effgen",  # needs bench/peers/.venv-effgen (./scripts/setup_peers.sh)
+    "pydantic-ai": "bench.systems.peer_pydantic_ai",  # needs bench/peers/.venv-pydantic-ai (same script)
     "agentcore+route": "bench.systems.agentcore_policies:run_route",
     "agentcore+optimize": "bench.systems.agentcore_policies:run_optimize",
     "agentcore+advisor": "bench.systems.agentcore_policies:run_advise",
