@@ -56,8 +56,9 @@ def tool_signature(spec: ToolSpec) -> str:
 def system_prompt(instructions: str, tools: Sequence[ToolSpec], extra: Sequence[str] = ()) -> str:
     parts = [instructions.strip()] if instructions.strip() else []
     if tools:
-        parts.append("Tools:\n" + "\n".join(tool_signature(spec) for spec in tools))
+        # Stable text first: the rules are the same for every run, so the KV cache serves them to the next run too.
         parts.append(BASE_RULES)
+        parts.append("Tools:\n" + "\n".join(tool_signature(spec) for spec in tools))
     else:
         parts.append('Reply with one JSON object: {"final_answer": ...}.')
     parts.extend(block for block in extra if block)
@@ -121,7 +122,7 @@ def _progress(done: str, task: str, result: str, plan: StepPlan | None) -> str:
     head = f"Done: {done}. Original task: {task}\n"  # policies.context finds the result's end by this line
     if plan is None or not plan.active:
         return head + (
-            "If the result answers the task, reply with the final_answer now."
+            f"If the result answers the task, reply with the final_answer now."
             " Otherwise do the next step with another tool."
         )
     if plan.current is not None:
