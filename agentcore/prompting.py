@@ -113,7 +113,7 @@ def observation(
             f"Error from {done}:\n{clip(result)}\nOriginal task: {task}\n"
             "Fix the arguments and call again, use another tool, or reply with the final_answer.",
         )
-    return Message("user", f"Result of {done}:\n{clip(result)}\n{_progress(done, task, result, plan)}")
+    return Message("user", f"Result of {call.name}:\n{clip(result)}\n{_progress(done, task, result, plan)}")
 
 
 def _progress(done: str, task: str, result: str, plan: StepPlan | None) -> str:
