@@ -34,6 +34,23 @@ async def test_two_step_chain_reads_then_computes(qwen: LlamaCppModel, workspace
     assert result.steps[1].usage.cached_tokens >= result.steps[0].usage.prompt_tokens
 
 
+PRICES = {"laptop": 899.0, "monitor": 215.0}
+
+
+def price(product: str) -> float:
+    """Price of a product in dollars (laptop, monitor)."""
+    return PRICES[product.lower().strip()]
+
+
+async def test_explicit_steps_are_followed_to_the_end(qwen: LlamaCppModel) -> None:
+    """Without the step plan this model answered 899 or called calculator("3 * laptop_price") first."""
+    agent: Agent[None, str] = Agent(qwen, tools=[price, builtin_toolset(["calculator"])])
+    result = await agent.run("Look up the price of a laptop, then multiply it by 3.")
+    called = [step.call.name for step in result.steps if step.call is not None and not step.tool_error]
+    assert called == ["price", "calculator"]
+    assert "2697" in str(result.output)
+
+
 async def test_tool_calls_are_always_valid(qwen: LlamaCppModel) -> None:
     agent: Agent[None, str] = Agent(qwen, tools=builtin_toolset(["calculator"]))
     result = await agent.run("What is 24344 * 334?")
