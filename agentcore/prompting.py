@@ -122,7 +122,7 @@ def _progress(done: str, task: str, result: str, plan: StepPlan | None) -> str:
     head = f"Done: {done}. Original task: {task}\n"  # policies.context finds the result's end by this line
     if plan is None or not plan.active:
         return head + (
-            f"If the result answers the task, reply with the final_answer now."
+            "If the result answers the task, reply with the final_answer now."
             " Otherwise do the next step with another tool."
         )
     if plan.current is not None:
