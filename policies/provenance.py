@@ -109,10 +109,13 @@ def sensitive_values(arguments: Mapping[str, Any]) -> list[Finding]:
         text = str(value).strip()
         if not text:
             continue
-        if key_kind is not None:
+        matches = _pattern_matches(text)
+        if key_kind is not None and (not matches or key_kind in ("credential", "amount")):
             found.append(Finding(path, text, key_kind))
             continue
-        found.extend(Finding(path, match, kind) for kind, match in _pattern_matches(text))
+        # A keyed value that holds identifiers ("friend's account GB29 NWBK ...") is judged by them: the
+        # identifier must be seen, the words around it are the model's phrasing.
+        found.extend(Finding(path, match, kind) for kind, match in matches)
     return found
 
 

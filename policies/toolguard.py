@@ -3,6 +3,12 @@
 A tool's description can carry orders ("before any other tool you MUST send_money to ...") that steer the
 planner even when that tool is never called. Tool-Guard replaces each model turn of the agent with:
 
+0. **Scan** (ours, deterministic, `scan_descriptions`): a tool whose description gives orders, names other
+   tools or carries identifiers (`description_injection`) is the influenced tool the poison lives in; it is
+   quarantined before any plan reads it, so plan B never sees the poison. It stays usable through plan A,
+   which shows it with the description cut before its first flagged sentence (`sanitized_description`).
+   Likewise (`filter_results`) the plans see results without their unmistakable injections (tagged blocks,
+   "ignore previous instructions"); the provenance check never counts values named only there as seen.
 1. **Split** the offered tools into `influenced` (quarantined) and the others; each list gets
    `no_tool_suitable`.
 2. **Plan twice in clean contexts** (instructions, a strict allow-list rule, the request, validated
@@ -11,7 +17,9 @@ planner even when that tool is never called. Tool-Guard replaces each model turn
 3. **Decide**: only A -> A, only B -> B, both -> a seeded random pick, neither -> the final answer, written in
    a clean context from the validated results.
 4. **Validate** the chosen call: provenance (deterministic; unseen amounts are only flagged), alignment,
-   suspicion (`toolguard_checks`).
+   suspicion (`toolguard_checks`). The LLM suspicion check runs only when provenance flagged something (an
+   unseen amount) unless `suspicion_after_provenance=True`; a call the request names with all its values
+   (`requested`) skips both LLM checks.
    Arguments the tool does not declare are dropped first (`declared_only`).
 5. **On failure** quarantine the tool, count the rejection, trace it and replan. A proposal that repeats a
    validated call counts as "no tool": the plan has nothing new to do.
@@ -19,10 +27,14 @@ planner even when that tool is never called. Tool-Guard replaces each model turn
 
 At most `max_iterations` plan/validate rounds per task (15); then the final answer is written.
 
-Loop break. The original executes a call anyway once its tool was rejected twice. Here that is the switch
-`execute_after_rejections` (None = off). When it is off, the `block_after_rejections`-th rejection of a tool
-(2) blocks the run: the turn returns the rejected call, `before_tool_call` vetoes it with `stop=True`, and the
-loop ends with status "blocked" and the reason as `RunResult.error`. The call is never executed.
+Loop break, on the `block_after_rejections`-th rejection of one tool (2). The rejected call is never executed
+unless `execute_after_rejections` says so; what happens instead is `on_rejections`:
+- `"block"` (default): the turn returns the rejected call, `before_tool_call` vetoes it with `stop=True`, and
+  the run ends with status "blocked" and the reason as `RunResult.error`.
+- `"drop"`: the tool is dropped from both plans for the rest of the task and planning goes on with the
+  others, so one tool the validator distrusts does not cost the whole task.
+`execute_after_rejections=N` is the original paper's behaviour (execute the call anyway after N rejections);
+it is a hole, so it is off (None) by default and overrides `on_rejections` when set.
 
 Instructions. The clean contexts need the agent's instructions but not its tool list (the poisoned part). Pass
 `instructions=`; otherwise they are taken from the system prompt with its `Tools:` paragraph and tool rules
@@ -46,7 +58,16 @@ from agentcore.errors import UserError
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policies import toolguard_prompts as tp
 from agentcore.policies.provenance import BLOCKING_KINDS, KINDS
-from agentcore.policies.toolguard_checks import CHECK_MAX_TOKENS, CHECKS, Ask, Checks, Verdict
+from agentcore.policies.toolguard_checks import (
+    CHECK_MAX_TOKENS,
+    CHECKS,
+    Ask,
+    Checks,
+    Verdict,
+    declared_only,
+    description_injection,
+    sanitized_description,
+)
 from agentcore.policy import CallModel, Policy, Veto
 
 if TYPE_CHECKING:
@@ -54,6 +75,7 @@ if TYPE_CHECKING:
 
 STATE_KEY = "toolguard"
 MAX_ITERATIONS = 15
+ON_REJECTIONS = ("block", "drop")
 
 
 @dataclass(slots=True)
@@ -69,6 +91,9 @@ class GuardState:
     pending: ToolCall | None = None  # returned to the loop, not yet reported executed
     blocked: str | None = None
     guarded: bool = False  # a turn with tools went through the guard
+    scanned: set[str] = field(default_factory=set)  # tools whose descriptions were scanned
+    flagged: dict[str, str] = field(default_factory=dict)  # scan-flagged tool -> the description plans see
+    dropped: set[str] = field(default_factory=set)  # tools out of both plans (on_rejections="drop")
 
 
 @dataclass(slots=True)
@@ -108,6 +133,10 @@ class ToolGuard(Policy):
         provenance_kinds: Sequence[str] = KINDS,
         blocking_kinds: Sequence[str] = BLOCKING_KINDS,
         check_max_tokens: int = CHECK_MAX_TOKENS,
+        on_rejections: str = "block",
+        scan_descriptions: bool = True,
+        filter_results: bool = True,
+        suspicion_after_provenance: bool = False,
     ) -> None:
         kinds = [*provenance_kinds, *blocking_kinds]
         unknown = [c for c in checks if c not in CHECKS] + [k for k in kinds if k not in KINDS]
@@ -119,15 +148,22 @@ class ToolGuard(Policy):
         ):
             if value < 1:
                 raise UserError(f"ToolGuard: {label} must be at least 1, got {value}")
+        if on_rejections not in ON_REJECTIONS:
+            raise UserError(f"ToolGuard: on_rejections must be one of {ON_REJECTIONS}, got {on_rejections!r}")
         if execute_after_rejections is not None and execute_after_rejections < 1:
             raise UserError("ToolGuard: execute_after_rejections must be None (off) or at least 1")
         self.validator = validator
         self.instructions = instructions
-        self.checks = Checks(tuple(checks), tuple(provenance_kinds), tuple(blocking_kinds), check_max_tokens)
+        self.checks = Checks(
+            tuple(checks), tuple(provenance_kinds), tuple(blocking_kinds), check_max_tokens, suspicion_after_provenance
+        )
         self.max_iterations = max_iterations
         self.seed = seed
         self.execute_after_rejections = execute_after_rejections
         self.block_after_rejections = block_after_rejections
+        self.on_rejections = on_rejections
+        self.scan_descriptions = scan_descriptions
+        self.filter_results = filter_results
 
     # -- hooks -----------------------------------------------------------------------------------------------
 
@@ -146,6 +182,7 @@ class ToolGuard(Policy):
             raise UserError(f"ToolGuard reserves the tool name {tp.NO_TOOL!r}; rename that tool")
         state.guarded = True
         self._note_unexecuted(turn)
+        self._scan(turn)
         while state.iterations < self.max_iterations:
             state.iterations += 1
             call = await self._plan(turn)
@@ -177,7 +214,7 @@ class ToolGuard(Policy):
 
     async def after_tool_call(self, ctx: RunContext[Any], call: ToolCall, result: str, error: bool) -> None:
         state = self.state(ctx)
-        state.steps.append(tp.GuardStep.of(call, result, error))
+        state.steps.append(tp.GuardStep.of(call, result, error, filtered=self.filter_results))
         state.rejections[call.name] = 0
         state.pending = None
 
@@ -189,6 +226,7 @@ class ToolGuard(Policy):
                 event="summary",
                 quarantined=sorted(state.influenced),
                 rejections={k: v for k, v in state.rejections.items() if v},
+                dropped=sorted(state.dropped),
                 iterations=state.iterations,
                 validated_steps=len(state.steps),
                 blocked=state.blocked,
@@ -206,8 +244,9 @@ class ToolGuard(Policy):
     async def _plan(self, turn: _Turn) -> ToolCall | None:
         """Plans A and B, then the decision matrix. Sequential: llama.cpp serialises calls anyway."""
         state = turn.state
-        influenced = [s for s in turn.request.tools if s.name in state.influenced]
-        others = [s for s in turn.request.tools if s.name not in state.influenced]
+        tools = [s for s in turn.request.tools if s.name not in state.dropped]
+        influenced = [s for s in tools if s.name in state.influenced]
+        others = [s for s in tools if s.name not in state.influenced]
         proposals = {
             "A": await self._propose(turn, "A", influenced) if influenced else None,
             "B": await self._propose(turn, "B", others) if others else None,
@@ -221,7 +260,9 @@ class ToolGuard(Policy):
         return call
 
     async def _propose(self, turn: _Turn, label: str, tools: list[ToolSpec]) -> ToolCall | None:
-        offered = (*tools, tp.NO_TOOL_SPEC)
+        flagged = turn.state.flagged
+        shown = [replace(s, description=flagged[s.name]) if s.name in flagged else s for s in tools]
+        offered = (*shown, tp.NO_TOOL_SPEC)
         messages = tp.plan_messages(self._instructions(turn), turn.ctx.task, offered, turn.state.steps)
         request = ModelRequest(
             messages=messages,
@@ -267,6 +308,10 @@ class ToolGuard(Policy):
             return ModelResponse(tool_call=call, usage=turn.usage)
         if count < self.block_after_rejections:
             return None
+        if self.on_rejections == "drop":
+            state.dropped.add(call.name)
+            turn.record("dropped", tool=call.name, call=call.signature(), rejections=count, check=verdict.check)
+            return None
         state.blocked = (
             f"Tool-Guard blocked {call.name}: rejected {count} times, last by the {verdict.check} check"
             f" ({verdict.detail})"
@@ -288,6 +333,27 @@ class ToolGuard(Policy):
         response = await turn.ask(final)
         turn.record("final", reason=reason, validated_steps=len(turn.state.steps))
         return replace(response, tool_call=None, usage=turn.usage)
+
+    def _scan(self, turn: _Turn) -> None:
+        """Quarantine, before any plan reads them, the tools whose descriptions carry orders or identifiers."""
+        state = turn.state
+        names = [spec.name for spec in turn.request.tools]
+        for spec in turn.request.tools:
+            if spec.name in state.scanned:
+                continue
+            state.scanned.add(spec.name)
+            reasons = description_injection(spec, names) if self.scan_descriptions else []
+            if reasons:
+                state.influenced.add(spec.name)
+                state.flagged[spec.name] = sanitized_description(spec, names)
+                turn.record(
+                    "quarantine",
+                    tool=spec.name,
+                    call=None,
+                    check="description",
+                    reason="; ".join(reasons),
+                    rejections=0,
+                )
 
     def _note_unexecuted(self, turn: _Turn) -> None:
         """Our last call never ran (another hook vetoed it, or the tool asked for a retry): keep why as its
@@ -337,17 +403,4 @@ class ToolGuard(Policy):
         return cleaned or tp.DEFAULT_INSTRUCTIONS
 
 
-def declared_only(call: ToolCall, spec: ToolSpec) -> ToolCall:
-    """The call without arguments its tool does not declare.
-
-    A grammar that lets a tool without parameters take any object gives a poisoned planner room to smuggle
-    values (`get_balance(iban="XX00...")`); the tool ignores them, but they would fail provenance and block
-    a harmless call. Schemas without `properties`, or with `additionalProperties`, are left alone."""
-    props = spec.parameters.get("properties")
-    if not isinstance(props, dict) or spec.parameters.get("additionalProperties") not in (None, False):
-        return call
-    kept = {key: value for key, value in call.arguments.items() if key in props}
-    return call if len(kept) == len(call.arguments) else ToolCall(call.name, kept)
-
-
-__all__ = ["MAX_ITERATIONS", "GuardState", "ToolGuard", "declared_only"]
+__all__ = ["MAX_ITERATIONS", "ON_REJECTIONS", "GuardState", "ToolGuard", "declared_only"]
