@@ -104,7 +104,7 @@ class ToolTurn:
         if error:
             run.failed_calls.add(call.signature())
         else:
-            run.plan.advance()
+            run.plan.advance(result)
         run.retries.pop(call.name, None)  # retry limits count consecutive failures
         for policy in run.agent.policies:
             await policy.after_tool_call(run.ctx, call, result, error)

@@ -65,10 +65,16 @@ def system_prompt(instructions: str, tools: Sequence[ToolSpec], extra: Sequence[
     return "\n\n".join(parts)
 
 
-def _carry(result: str) -> str:
-    """A short result restated inside the next step: Qwen 0.5B otherwise reuses the task's own numbers
-    ("divide the result by 2" -> calculator("3 / 2") after 3 mi -> 15840 ft)."""
-    return f" The result to use is {result.strip()}." if len(result.strip()) <= 80 else ""
+def _carry(results: Sequence[str]) -> str:
+    """Short results restated inside the next step: Qwen 0.5B otherwise reuses the task's own numbers
+    ("divide the result by 2" -> calculator("3 / 2") after 3 mi -> 15840 ft). All of them, not only the last:
+    "read a, b and c, then add the three numbers" needs every one (with only the last it added two)."""
+    short = [r.strip() for r in results if r.strip() and len(r.strip()) <= 80]
+    if not short or len(short) != len(results):
+        return ""
+    if len(short) == 1:
+        return f" The result to use is {short[0]}."
+    return f" The results to use are {', '.join(short[:-1])} and {short[-1]}."
 
 
 def task_message(task: str, plan: StepPlan | None = None) -> Message:
@@ -113,10 +119,10 @@ def observation(
             f"Error from {done}:\n{clip(result)}\nOriginal task: {task}\n"
             "Fix the arguments and call again, use another tool, or reply with the final_answer.",
         )
-    return Message("user", f"Result of {call.name}:\n{clip(result)}\n{_progress(done, task, result, plan)}")
+    return Message("user", f"Result of {call.name}:\n{clip(result)}\n{_progress(done, task, plan)}")
 
 
-def _progress(done: str, task: str, result: str, plan: StepPlan | None) -> str:
+def _progress(done: str, task: str, plan: StepPlan | None) -> str:
     """What is done and the one decision left. With a plan (the task's own "then" steps) the next step is named,
     and the loop allows no final answer until every step has had a successful call."""
     head = f"Done: {done}. Original task: {task}\n"  # policies.context finds the result's end by this line
@@ -127,7 +133,7 @@ def _progress(done: str, task: str, result: str, plan: StepPlan | None) -> str:
         )
     if plan.current is not None:
         return head + (
-            f"That was step {plan.done} of {len(plan.steps)}. Next step: {plan.current}.{_carry(result)}"
+            f"That was step {plan.done} of {len(plan.steps)}. Next step: {plan.current}.{_carry(plan.results)}"
             " Call a tool for it."
         )
     return head + f"All {len(plan.steps)} steps are done. Reply with the final_answer now, using this result."

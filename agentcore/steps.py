@@ -10,7 +10,7 @@ invent work; a task without such markers has no plan and the loop behaves as bef
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # ", then", "; then", "and then", ". Then": the ways people chain instructions in one sentence.
 _THEN = re.compile(r"\s*(?:[,;]\s*(?:and\s+)?|\.\s+|\s+and\s+)then\b[,:]?\s*", re.IGNORECASE)
@@ -37,6 +37,7 @@ class StepPlan:
 
     steps: tuple[str, ...]
     done: int = 0
+    results: list[str] = field(default_factory=list)  # the result of each completed step
 
     @classmethod
     def of(cls, task: str) -> StepPlan:
@@ -54,5 +55,7 @@ class StepPlan:
     def current(self) -> str | None:
         return self.steps[self.done] if self.remaining else None
 
-    def advance(self) -> None:
-        self.done = min(len(self.steps), self.done + 1)
+    def advance(self, result: str) -> None:
+        if self.done < len(self.steps):
+            self.done += 1
+            self.results.append(result)

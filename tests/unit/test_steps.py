@@ -67,11 +67,25 @@ def test_split_steps_invents_no_plan(task: str) -> None:
 def test_plan_progress() -> None:
     plan = StepPlan.of("Look it up, then double it")
     assert (plan.current, plan.remaining) == ("Look it up", 2)
-    plan.advance()
+    plan.advance("r")
     assert (plan.current, plan.remaining) == ("double it", 1)
-    plan.advance()
-    plan.advance()
-    assert (plan.current, plan.remaining, plan.done) == (None, 0, 2)
+    plan.advance("r")
+    plan.advance("r")
+    assert (plan.current, plan.remaining, plan.done, plan.results) == (None, 0, 2, ["r", "r"])
+
+
+async def test_every_short_result_is_carried_to_the_next_step() -> None:
+    """ "Add the three numbers" needs all of them; with only the last one restated Qwen 0.5B added two."""
+
+    @tool
+    def read(name: str) -> str:
+        """Read a file."""
+        return {"a": "120", "b": "345"}[name]
+
+    model = ScriptedModel([call("read", name="a"), call("read", name="b"), call("calculator", expression="1 * 1"), "x"])
+    await Agent(model, tools=[read, calculator]).run("Read a, then read b, then add the two numbers")
+    assert "The result to use is 120." in model.requests[1].messages[-1].content
+    assert "The results to use are 120 and 345." in model.requests[2].messages[-1].content
 
 
 TASK = "Look up the price of a laptop, then multiply it by 3."
@@ -151,8 +165,8 @@ def test_context_policy_still_finds_plan_observations() -> None:
     """policies.context trims old results by recognising observations; plan lines must not hide them."""
     plan = StepPlan.of(TASK)
     lookup_call = ToolCall("lookup", {"key": "laptop"})
-    plan.advance()
     long_result = "899 " + "x" * 200
+    plan.advance(long_result)
     messages = [
         prompting.task_message(TASK, StepPlan.of(TASK)),
         prompting.assistant_turn(lookup_call, None),
