@@ -388,19 +388,15 @@ class ToolGuard(Policy):
     def _derive_instructions(self, turn: _Turn) -> str:
         messages = turn.request.messages
         system = messages[0].content if messages and messages[0].role == "system" else ""
-        cleaned = tp.clean_instructions(system)
-        # Belt and braces: no tool description may survive into a clean context.
-        leaked = cleaned is not None and any(
-            len(d) >= 12 and d in cleaned for d in (" ".join(s.description.split()) for s in turn.request.tools)
-        )
-        if cleaned is None or leaked:
+        instructions = tp.derive_instructions(system, turn.request.tools)
+        if instructions is None:
             turn.record(
                 "instructions_fallback",
                 reason="tool list not found in the system prompt; pass"
                 " ToolGuard(instructions=...) to keep the agent's own instructions",
             )
             return tp.DEFAULT_INSTRUCTIONS
-        return cleaned or tp.DEFAULT_INSTRUCTIONS
+        return instructions
 
 
 __all__ = ["MAX_ITERATIONS", "ON_REJECTIONS", "GuardState", "ToolGuard", "declared_only"]

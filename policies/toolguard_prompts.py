@@ -197,6 +197,18 @@ def parse_verdict(content: str | None, key: str) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+def derive_instructions(system: str, tools: Sequence[ToolSpec]) -> str | None:
+    """The agent's own instructions from its system prompt, without the tool list; None when the tool list
+    cannot be found or a tool description would survive into a clean context (belt and braces)."""
+    cleaned = clean_instructions(system)
+    leaked = cleaned is not None and any(
+        len(d) >= 12 and d in cleaned for d in (" ".join(s.description.split()) for s in tools)
+    )
+    if cleaned is None or leaked:
+        return None
+    return cleaned or DEFAULT_INSTRUCTIONS
+
+
 __all__ = [
     "ALIGNMENT_EXAMPLES",
     "ALIGNMENT_SCHEMA",
@@ -208,6 +220,7 @@ __all__ = [
     "GuardStep",
     "alignment_messages",
     "clean_instructions",
+    "derive_instructions",
     "final_messages",
     "parse_verdict",
     "plan_messages",
