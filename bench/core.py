@@ -90,7 +90,7 @@ async def real_model_numbers() -> None:
         print(f"    answer {result.output!r} (expected 543)")
         print(f"    share of prompt tokens from the KV cache, cold (a fresh model): {result.cache_hit_rate:.1%}")
         # An agent serves many tasks on one loaded model: the rules before the tool list come from the cache.
-        other = "Read b.txt, then read a.txt, then subtract the second number from the first with the calculator."
+        other = "Read c.txt, then read a.txt, then read b.txt, then add the three numbers with the calculator."
         warm = await agent.run(other)
         print(f"    warm (a second task on the same model, {len(warm.steps)} steps): {warm.cache_hit_rate:.1%}")
         print("    (target >= 80%)   reproduce: " + CMD)
