@@ -189,7 +189,7 @@ def build_request(run: Run) -> ModelRequest:
         messages=tuple(run.messages),
         tools=tools,
         output_schema=run.agent.output_schema(),
-        allow_final=not (forced and tools) and not (run.plan.remaining and tools),
+        allow_final=not (forced and tools) and not (run.plan.done and run.plan.remaining and tools),
         max_tokens=run.agent.max_tokens,
         think=run.agent.think,
         constrain=bool(run.specs) or run.agent.output_schema() is not None or run.agent.constrain_final,

@@ -2,8 +2,9 @@
 
 Measured on Qwen2.5-Coder-0.5B (12 chained tasks of bench/tasks/chain.jsonl): a small model stops one step early
 (it answers with the lookup instead of multiplying it) or jumps to the last step first (`calculator("3 *
-laptop_price")`). When the loop knows the task's steps it can name the current one and refuse a final answer
-while steps remain. Only steps the user wrote out are used: splitting on "then" is deterministic and cannot
+laptop_price")`). When the loop knows the task's steps it can name the current one and, once the first step
+ran, refuse a final answer while steps remain (before it the model may still answer: "then" in a story).
+Only steps the user wrote out are used: splitting on "then" is deterministic and cannot
 invent work; a task without such markers has no plan and the loop behaves as before.
 """
 

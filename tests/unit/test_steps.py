@@ -92,7 +92,8 @@ TASK = "Look up the price of a laptop, then multiply it by 3."
 
 
 async def test_no_final_answer_while_a_step_remains() -> None:
-    """A model that would stop after step 1 (answering with the lookup) is offered only tools until step 2 ran."""
+    """A model that would stop after step 1 (answering with the lookup) is offered only tools until step 2 ran.
+    Before step 1 a final answer stays allowed (a "then" in a task that needs no tool)."""
 
     def turn(request: ModelRequest) -> Turn:
         if not any(m.content.startswith("Result of") for m in request.messages):
@@ -103,7 +104,7 @@ async def test_no_final_answer_while_a_step_remains() -> None:
 
     model = FunctionModel(turn)
     result = await Agent(model, tools=[lookup, calculator]).run(TASK)
-    assert [r.allow_final for r in model.requests] == [False, False, True]
+    assert [r.allow_final for r in model.requests] == [True, False, True]
     assert [step.result for step in result.steps if step.call] == ["899", "2697"]
 
 
@@ -124,7 +125,7 @@ async def test_chain_runs_each_step_and_names_the_next() -> None:
     )
     step_two = second.messages[-1].content
     assert "That was step 1 of 2. Next step: multiply it by 3. The result to use is 899." in step_two
-    assert (first.allow_final, second.allow_final, last.allow_final) == (False, False, True)
+    assert (first.allow_final, second.allow_final, last.allow_final) == (True, False, True)
     assert "All 2 steps are done" in last.messages[-1].content
     [steps] = [entry for entry in result.trace if entry.get("kind") == "steps"]
     assert steps["steps"] == ["Look up the price of a laptop", "multiply it by 3"]
@@ -136,7 +137,15 @@ async def test_a_failed_call_does_not_complete_a_step() -> None:
     )
     result = await Agent(model, tools=[lookup, calculator]).run(TASK)
     assert result.output == "2697"
-    assert [r.allow_final for r in model.requests] == [False, False, False, True]
+    assert [r.allow_final for r in model.requests] == [True, True, False, True]
+
+
+async def test_a_then_that_needs_no_tool_can_still_be_answered() -> None:
+    """Before the first step the model may answer: "then" in a story is not a chain of tool calls."""
+    model = ScriptedModel(["It slept and woke."])
+    result = await Agent(model, tools=[lookup]).run("Tell me about a cat that sleeps, then wakes up.")
+    assert result.output == "It slept and woke."
+    assert model.requests[0].allow_final
 
 
 async def test_follow_steps_can_be_switched_off() -> None:
