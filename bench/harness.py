@@ -111,7 +111,8 @@ def machine_facts() -> str:
     return f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} logical cores, {memory:.1f} GiB RAM"
 
 
-def header(argv: Sequence[str], settings: Settings, tasks: Sequence[Task], runs: Sequence[report.SystemRun]) -> str:
+def header(data: dict[str, Any], settings: Settings, tasks: Sequence[Task], runs: Sequence[report.SystemRun]) -> str:
+    argv: Sequence[str] = data["argv"]
     from importlib.metadata import version
 
     model = Path(settings.model_path).expanduser()  # results store it as ~/...
@@ -122,8 +123,8 @@ def header(argv: Sequence[str], settings: Settings, tasks: Sequence[Task], runs:
             "# agentcore side-by-side benchmark",
             "",
             f"- command: `{' '.join(['python -m bench.harness', *map(shlex.quote, argv)])}`",
-            f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
-            f"- git revision: {_git_revision()}",
+            f"- date: {data.get('date') or time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
+            f"- git revision: {data.get('revision') or _git_revision()}",
             f"- model: `{model.name}` ({model.stat().st_size / 2**20:.0f} MiB, sha256 {_sha256(model)[:16]}…)",
             f"- settings: n_ctx {settings.n_ctx}, {settings.n_threads} threads, greedy (temperature 0, top_k 1,"
             f" repeat_penalty 1), max_tokens {settings.max_tokens}/call, max_steps {settings.max_steps},"
@@ -141,6 +142,8 @@ def header(argv: Sequence[str], settings: Settings, tasks: Sequence[Task], runs:
 def write_results(out: Path, data: dict[str, Any]) -> Path:
     """OUT.json (everything the workers reported), OUT.md and OUT.png; `out` is the path without a suffix."""
     out.parent.mkdir(parents=True, exist_ok=True)
+    # No home paths in committed results: peers quote the model path in their outputs and errors.
+    data = json.loads(json.dumps(data, ensure_ascii=False).replace(str(Path.home()), "~"))
     out.with_suffix(".json").write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
     settings = Settings(**data["settings"])
     tasks = [parse_task(item) for item in data["tasks"]]
@@ -149,7 +152,7 @@ def write_results(out: Path, data: dict[str, Any]) -> Path:
     title = f"{len(tasks)} tasks, {Path(settings.model_path).name}, {settings.n_threads} threads"
     report.chart(png, runs, report.stats_table(tasks, runs), title)
     md = out.with_suffix(".md")
-    text = report.markdown(header(data["argv"], settings, tasks, runs), tasks, runs, png.name)
+    text = report.markdown(header(data, settings, tasks, runs), tasks, runs, png.name)
     md.write_text(text, encoding="utf-8")
     return md
 
@@ -175,7 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"== {len(tasks)} tasks on {', '.join(systems)}", file=sys.stderr, flush=True)
     reports = run_systems(systems, tasks, settings)
     shown = {**settings.to_json(), "model_path": settings.model_path.replace(str(Path.home()), "~")}  # no home paths
-    data = {"argv": argv, "settings": shown, "tasks": [t.to_json() for t in tasks], "reports": reports}
+    stamp = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "revision": _git_revision()}  # kept for --render
+    data = {"argv": argv, **stamp, "settings": shown, "tasks": [t.to_json() for t in tasks], "reports": reports}
     md = write_results(args.out_dir / (args.name or ("quick" if args.quick else "full")), data)
     print(md.read_text(encoding="utf-8").split("## Per task")[0])
     print(f"written: {md} (+ .png, .json)", file=sys.stderr)
