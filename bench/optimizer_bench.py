@@ -38,6 +38,9 @@ ABLATION: dict[str, OptimizerConfig] = {
     "examples, boilerplate and fillers only (max_sentences=None)": OptimizerConfig(max_sentences=None),
     "max_sentences=2": OptimizerConfig(max_sentences=2),
     "default (max_sentences=1)": OptimizerConfig(),
+    "default + trim(keep_last=1, block=1), results only": OptimizerConfig(
+        trim=TrimConfig(keep_last=1, block=1, omit_guidance=False)
+    ),
     "default + trim(keep_last=1, block=1)": OptimizerConfig(trim=TrimConfig(keep_last=1, block=1)),
 }
 
@@ -146,6 +149,9 @@ async def replay_table(model: LlamaCppModel) -> None:
     configs: dict[str, OptimizerConfig | None] = {
         "no optimiser": None,
         "optimiser, no trimming": OptimizerConfig(),
+        "optimiser, trim results in blocks of 3": OptimizerConfig(
+            trim=TrimConfig(keep_last=2, block=3, omit_guidance=False)
+        ),
         "optimiser, trim in blocks of 3": OptimizerConfig(trim=TrimConfig(keep_last=2, block=3)),
         "optimiser, trim every step (block=1)": OptimizerConfig(trim=TrimConfig(keep_last=2, block=1)),
     }

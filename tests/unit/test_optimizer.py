@@ -122,8 +122,10 @@ def test_task_text_is_never_rewritten(task: str) -> None:
     config = OptimizerConfig(trim=TrimConfig(keep_last=1, block=1))
     out = optimize_messages(messages, config)
     assert out[1] == messages[1] == Message("user", f"Task: {task}")
-    for before, after in zip(messages[2:], out[2:], strict=True):
-        assert task in after.content or before.role == "assistant"
+    assert task in out[-1].content  # the turn the model answers restates the task, word for word
+    kept = observations(out)[-1:]  # keep_last=1: only the latest observation keeps its guidance
+    assert all(task in messages[o.index].content for o in observations(messages))
+    assert [task in out[o.index].content for o in observations(out)] == [False] * 4 + [True] * len(kept)
     assert sum(len(m.content) for m in out) < sum(len(m.content) for m in messages)
 
 
@@ -158,6 +160,16 @@ def test_old_observations_shortened_recent_kept_verbatim() -> None:
     assert found[-1].result == results[-1]
     assert all(len(o.result) < 120 for o in found[:3])
     assert [m.role for m in out] == [m.role for m in messages]
+
+
+def test_old_observations_lose_their_guidance_unless_configured() -> None:
+    messages = conversation("Find it.", ["a", "b", "c"])
+    out = trim_observations(messages, TrimConfig(keep_last=1, block=1))
+    old, latest = observations(out)[:2], observations(out)[2]
+    assert [out[o.index].content for o in old] == ["Result of search:\na", "Result of search:\nb"]
+    assert latest.tail and out[latest.index] == messages[latest.index]
+    kept = trim_observations(messages, TrimConfig(keep_last=1, block=1, omit_guidance=False))
+    assert kept == messages  # results this short are not summarised either
 
 
 def test_old_result_repeated_later_is_omitted() -> None:
