@@ -28,9 +28,20 @@ BASE_RULES = (
 )
 
 
+_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+def _enum(values: Sequence[Any]) -> str:
+    """`km|mi|ft`: word-like strings go unquoted, which halves their tokens (Qwen: 34 instead of 54 for 18 units).
+    The grammar still decodes them as JSON strings. Anything else, or a value that reads as a JSON literal,
+    keeps its JSON form so that "1" and 1 stay apart."""
+    bare = all(isinstance(v, str) and _BARE.fullmatch(v) and v not in ("true", "false", "null") for v in values)
+    return "|".join(str(v) if bare else json.dumps(v) for v in values)
+
+
 def _type_of(schema: dict[str, Any]) -> str:
     if "enum" in schema:
-        return "|".join(json.dumps(v) for v in schema["enum"])
+        return _enum(schema["enum"])
     if "anyOf" in schema:
         return "|".join(_type_of(s) for s in schema["anyOf"])
     kind = schema.get("type", "any")
