@@ -127,6 +127,37 @@ def ratio_table(runs: Sequence[SystemRun], table: dict[str, dict[str, float]]) -
     return "\n".join(lines)
 
 
+def _median_ratio(mine: Sequence[TaskResult], base: Sequence[TaskResult]) -> str:
+    if not mine:
+        return "–"
+    return _ratio(percentile([r.wall_s for r in mine], 50), percentile([r.wall_s for r in base], 50))
+
+
+def paired_table(runs: Sequence[SystemRun], families: Sequence[str]) -> str:
+    """Wall-time ratios on matched tasks, so that doing more work (a chain's second call) and being slower at the
+    same work can be told apart: per family, on tasks where both systems made the same number of model calls,
+    and on tasks both solved."""
+    by_name = {run.name: {r.id: r for r in run.results} for run in runs}
+    if BASELINE not in by_name:
+        return f"(no {BASELINE} run, so no ratios)"
+    base = by_name[BASELINE]
+    head = ["system", *(f"{f} wall med" for f in families), "same calls: n, wall med", "both solved: n, wall med"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for run in runs:
+        if run.name == BASELINE:
+            continue
+        pairs = [(r, base[r.id]) for r in run.results if r.id in base]
+        cells = [run.name]
+        for family in families:
+            chosen = [p for p in pairs if p[0].family == family]
+            cells.append(_median_ratio([p[0] for p in chosen], [p[1] for p in chosen]))
+        for keep in (lambda a, b: a.calls == b.calls, lambda a, b: a.ok and b.ok):
+            chosen = [p for p in pairs if keep(*p)]
+            cells.append(f"{len(chosen)}, {_median_ratio([p[0] for p in chosen], [p[1] for p in chosen])}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def task_table(tasks: Sequence[Task], runs: Sequence[SystemRun]) -> str:
     """One row per task: per system pass/fail, model calls and wall time."""
     head = ["task", "family", *(run.name for run in runs)]
@@ -199,6 +230,7 @@ def markdown(header: str, tasks: Sequence[Task], runs: Sequence[SystemRun], png_
         " cache reuse, so both token columns read – for it. CPU and peak RSS include the server process for"
         " agentcore-http.",
         f"## Ratios against {BASELINE} (same run)\n\n" + ratio_table(runs, table),
+        f"Matched tasks, wall time against {BASELINE}'s on the same tasks:\n\n" + paired_table(runs, families),
         f"![success vs wall time]({png_name})",
         "## Per task\n\n" + task_table(tasks, runs),
         "## Failures\n\n" + failures(tasks, runs),
