@@ -103,7 +103,7 @@ def _split(index: int, message: Message, call: ToolCall, task: str) -> Observati
         head, _, tail = prompting.observation(task, call, _MARK, error=error).content.partition(_MARK)
         if not text.startswith(head):
             continue
-        tail_start = tail.split(task)[0]  # "\nDone: name(args). Original task: " up to the task
+        tail_start = tail.split(task)[0]  # "\nDone: name. Original task: " up to the task
         cut = text.rfind(tail_start)
         if cut < len(head):
             cut = len(text)

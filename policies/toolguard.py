@@ -44,75 +44,40 @@ instruction is used and the trace says so: a poisoned description must never rea
 Every plan, decision, verdict, quarantine and block is a `ctx.record("toolguard", event=...)` entry, so it
 ends up in `RunResult.trace`. The guard sees only `ToolSpec`s, so tools from any Toolset (MCP included) pass
 through. The validator is `validator=` or, by default, the agent's own model through `call_next`.
+
+Modules: this one wires the steps into the `Policy` hooks; `toolguard_state` (per-task state, scan,
+rejections and the loop break), `toolguard_plan` (plans A/B, decision, final answer), `toolguard_checks`
+(validation), `toolguard_prompts` (the clean contexts), `provenance` (where argument values come from).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from agentcore.context import RunContext
 from agentcore.errors import UserError
-from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
+from agentcore.messages import ModelRequest, ModelResponse, ToolCall
 from agentcore.policies import toolguard_prompts as tp
 from agentcore.policies.provenance import BLOCKING_KINDS, KINDS
-from agentcore.policies.toolguard_checks import (
-    CHECK_MAX_TOKENS,
-    CHECKS,
-    Ask,
-    Checks,
-    Verdict,
-    declared_only,
-    description_injection,
-    sanitized_description,
+from agentcore.policies.toolguard_checks import CHECK_MAX_TOKENS, CHECKS, Ask, Checks, declared_only
+from agentcore.policies.toolguard_plan import final, plan
+from agentcore.policies.toolguard_state import (
+    ON_REJECTIONS,
+    STATE_KEY,
+    GuardState,
+    Rejections,
+    Turn,
+    note_unexecuted,
+    scan,
 )
 from agentcore.policy import CallModel, Policy, Veto
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
 
-STATE_KEY = "toolguard"
 MAX_ITERATIONS = 15
-ON_REJECTIONS = ("block", "drop")
-
-
-@dataclass(slots=True)
-class GuardState:
-    """Per-task state, kept in `ctx.metadata` so one ToolGuard can serve concurrent runs."""
-
-    rng: random.Random
-    influenced: set[str] = field(default_factory=set)
-    steps: list[tp.GuardStep] = field(default_factory=list)
-    rejections: dict[str, int] = field(default_factory=dict)
-    iterations: int = 0
-    instructions: str | None = None
-    pending: ToolCall | None = None  # returned to the loop, not yet reported executed
-    blocked: str | None = None
-    guarded: bool = False  # a turn with tools went through the guard
-    scanned: set[str] = field(default_factory=set)  # tools whose descriptions were scanned
-    flagged: dict[str, str] = field(default_factory=dict)  # scan-flagged tool -> the description plans see
-    dropped: set[str] = field(default_factory=set)  # tools out of both plans (on_rejections="drop")
-
-
-@dataclass(slots=True)
-class _Turn:
-    """One model turn of the agent, with the usage of every call the guard makes for it."""
-
-    ctx: RunContext[Any]
-    state: GuardState
-    request: ModelRequest
-    call_next: CallModel
-    usage: Usage = field(default_factory=Usage)
-
-    async def ask(self, request: ModelRequest) -> ModelResponse:
-        response = await self.call_next(request)
-        self.usage.add(response.usage)
-        return response
-
-    def record(self, event: str, **data: Any) -> None:
-        self.ctx.record(STATE_KEY, event=event, **data)
 
 
 class ToolGuard(Policy):
@@ -172,41 +137,24 @@ class ToolGuard(Policy):
 
     async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         state = self.state(ctx)
-        turn = _Turn(ctx, state, request, call_next)
+        turn = Turn(ctx, state, request, call_next, self.instructions)
         if not request.tools:
             # A final-only turn of a guarded run still carries the poisoned system prompt: answer cleanly.
             if not state.guarded:
                 return await call_next(request)
-            return await self._final(turn, "the loop asks for the final answer")
+            return await final(turn, "the loop asks for the final answer")
         if any(spec.name == tp.NO_TOOL for spec in request.tools):
             raise UserError(f"ToolGuard reserves the tool name {tp.NO_TOOL!r}; rename that tool")
         state.guarded = True
-        self._note_unexecuted(turn)
-        self._scan(turn)
+        note_unexecuted(turn)
+        scan(turn, self.scan_descriptions)
         while state.iterations < self.max_iterations:
             state.iterations += 1
-            call = await self._plan(turn)
-            if call is None:
-                return await self._final(turn, "no plan proposes a tool")
-            verdicts = await self.checks.validate(call, ctx.task, state.steps, self._validator_ask(turn))
-            for verdict in verdicts:
-                turn.record(
-                    "check",
-                    tool=call.name,
-                    check=verdict.check,
-                    passed=verdict.passed,
-                    detail=verdict.detail,
-                    defaulted=verdict.defaulted,
-                )
-            if all(v.passed for v in verdicts):
-                turn.record("accepted", call=call.signature())
-                state.pending = call
-                return ModelResponse(tool_call=call, usage=turn.usage)
-            response = self._reject(turn, call, verdicts[-1])
+            response = await self._iterate(turn)
             if response is not None:
                 return response
         turn.record("iteration_limit", max_iterations=self.max_iterations)
-        return await self._final(turn, f"max_iterations={self.max_iterations} reached")
+        return await final(turn, f"max_iterations={self.max_iterations} reached")
 
     async def before_tool_call(self, ctx: RunContext[Any], call: ToolCall) -> ToolCall | Veto | None:
         blocked = self.state(ctx).blocked
@@ -239,133 +187,31 @@ class ToolGuard(Policy):
             state = ctx.metadata[STATE_KEY] = GuardState(rng=random.Random(self.seed))
         return state
 
-    # -- steps -----------------------------------------------------------------------------------------------
+    # -- one plan/validate round -----------------------------------------------------------------------------
 
-    async def _plan(self, turn: _Turn) -> ToolCall | None:
-        """Plans A and B, then the decision matrix. Sequential: llama.cpp serialises calls anyway."""
-        state = turn.state
-        tools = [s for s in turn.request.tools if s.name not in state.dropped]
-        influenced = [s for s in tools if s.name in state.influenced]
-        others = [s for s in tools if s.name not in state.influenced]
-        proposals = {
-            "A": await self._propose(turn, "A", influenced) if influenced else None,
-            "B": await self._propose(turn, "B", others) if others else None,
-        }
-        chosen = [(label, call) for label, call in proposals.items() if call is not None]
-        if not chosen:
-            turn.record("decision", plan=None)
-            return None
-        label, call = chosen[0] if len(chosen) == 1 else state.rng.choice(chosen)
-        turn.record("decision", plan=label, call=call.signature(), random=len(chosen) > 1)
-        return call
-
-    async def _propose(self, turn: _Turn, label: str, tools: list[ToolSpec]) -> ToolCall | None:
-        flagged = turn.state.flagged
-        shown = [replace(s, description=flagged[s.name]) if s.name in flagged else s for s in tools]
-        offered = (*shown, tp.NO_TOOL_SPEC)
-        messages = tp.plan_messages(self._instructions(turn), turn.ctx.task, offered, turn.state.steps)
-        request = ModelRequest(
-            messages=messages,
-            tools=offered,
-            output_schema=None,
-            allow_final=False,
-            max_tokens=turn.request.max_tokens,
-            constrain=True,
-        )
-        raw = (await turn.ask(request)).tool_call
-        specs = {spec.name: spec for spec in tools}
-        call = declared_only(raw, specs[raw.name]) if raw is not None and raw.name in specs else None
-        done = {step.call.signature() for step in turn.state.steps}
-        proposal = call if call is not None and call.signature() not in done else None
-        turn.record(
-            "plan",
-            plan=label,
-            tools=sorted(specs),
-            proposed=raw.signature() if raw else None,
-            dropped=sorted(set(raw.arguments) - set(call.arguments)) if raw and call else [],
-            counted=proposal is not None,
-        )
-        return proposal
-
-    def _reject(self, turn: _Turn, call: ToolCall, verdict: Verdict) -> ModelResponse | None:
-        """Quarantine and count; a response when the loop-break rule ends replanning (execute or block)."""
-        state = turn.state
-        state.influenced.add(call.name)
-        count = state.rejections[call.name] = state.rejections.get(call.name, 0) + 1
-        turn.record(
-            "quarantine",
-            tool=call.name,
-            call=call.signature(),
-            check=verdict.check,
-            reason=verdict.detail,
-            rejections=count,
-        )
-        if self.execute_after_rejections is not None:
-            if count < self.execute_after_rejections:
-                return None
-            turn.record("executed_after_rejections", call=call.signature(), rejections=count)
-            state.pending = call
+    async def _iterate(self, turn: Turn) -> ModelResponse | None:
+        """Plan, validate, then accept or reject; None: replan (a rejection that did not end the round)."""
+        call = await plan(turn)
+        if call is None:
+            return await final(turn, "no plan proposes a tool")
+        verdicts = await self.checks.validate(call, turn.ctx.task, turn.state.steps, self._validator_ask(turn))
+        for verdict in verdicts:
+            turn.record(
+                "check",
+                tool=call.name,
+                check=verdict.check,
+                passed=verdict.passed,
+                detail=verdict.detail,
+                defaulted=verdict.defaulted,
+            )
+        if all(v.passed for v in verdicts):
+            turn.record("accepted", call=call.signature())
+            turn.state.pending = call
             return ModelResponse(tool_call=call, usage=turn.usage)
-        if count < self.block_after_rejections:
-            return None
-        if self.on_rejections == "drop":
-            state.dropped.add(call.name)
-            turn.record("dropped", tool=call.name, call=call.signature(), rejections=count, check=verdict.check)
-            return None
-        state.blocked = (
-            f"Tool-Guard blocked {call.name}: rejected {count} times, last by the {verdict.check} check"
-            f" ({verdict.detail})"
-        )
-        turn.record("blocked", call=call.signature(), reason=state.blocked)
-        return ModelResponse(tool_call=call, usage=turn.usage)
+        rule = Rejections(self.block_after_rejections, self.on_rejections, self.execute_after_rejections)
+        return rule.reject(turn, call, verdicts[-1])
 
-    async def _final(self, turn: _Turn, reason: str) -> ModelResponse:
-        request = turn.request
-        messages = tp.final_messages(self._instructions(turn), turn.ctx.task, turn.state.steps)
-        final = ModelRequest(
-            messages=messages,
-            tools=(),
-            output_schema=request.output_schema,
-            allow_final=True,
-            max_tokens=request.max_tokens,
-            constrain=request.constrain,
-        )
-        response = await turn.ask(final)
-        turn.record("final", reason=reason, validated_steps=len(turn.state.steps))
-        return replace(response, tool_call=None, usage=turn.usage)
-
-    def _scan(self, turn: _Turn) -> None:
-        """Quarantine, before any plan reads them, the tools whose descriptions carry orders or identifiers."""
-        state = turn.state
-        names = [spec.name for spec in turn.request.tools]
-        for spec in turn.request.tools:
-            if spec.name in state.scanned:
-                continue
-            state.scanned.add(spec.name)
-            reasons = description_injection(spec, names) if self.scan_descriptions else []
-            if reasons:
-                state.influenced.add(spec.name)
-                state.flagged[spec.name] = sanitized_description(spec, names)
-                turn.record(
-                    "quarantine",
-                    tool=spec.name,
-                    call=None,
-                    check="description",
-                    reason="; ".join(reasons),
-                    rejections=0,
-                )
-
-    def _note_unexecuted(self, turn: _Turn) -> None:
-        """Our last call never ran (another hook vetoed it, or the tool asked for a retry): keep why as its
-        result, so the plans see it and do not propose it again."""
-        state, messages = turn.state, turn.request.messages
-        if state.pending is None:
-            return
-        text = messages[-1].content.split("\nTask:")[0] if messages and messages[-1].role == "user" else ""
-        state.steps.append(tp.GuardStep.of(state.pending, text or "not executed", True))
-        state.pending = None
-
-    def _validator_ask(self, turn: _Turn) -> Ask:
+    def _validator_ask(self, turn: Turn) -> Ask:
         if self.validator is None:
             return turn.ask
         validator = self.validator
@@ -376,27 +222,6 @@ class ToolGuard(Policy):
             return response
 
         return ask
-
-    def _instructions(self, turn: _Turn) -> str:
-        if self.instructions is not None:
-            return self.instructions
-        state = turn.state
-        if state.instructions is None:
-            state.instructions = self._derive_instructions(turn)
-        return state.instructions
-
-    def _derive_instructions(self, turn: _Turn) -> str:
-        messages = turn.request.messages
-        system = messages[0].content if messages and messages[0].role == "system" else ""
-        instructions = tp.derive_instructions(system, turn.request.tools)
-        if instructions is None:
-            turn.record(
-                "instructions_fallback",
-                reason="tool list not found in the system prompt; pass"
-                " ToolGuard(instructions=...) to keep the agent's own instructions",
-            )
-            return tp.DEFAULT_INSTRUCTIONS
-        return instructions
 
 
 __all__ = ["MAX_ITERATIONS", "ON_REJECTIONS", "GuardState", "ToolGuard", "declared_only"]

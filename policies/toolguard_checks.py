@@ -175,7 +175,10 @@ def requested(call: ToolCall, task: str, results: Sequence[str] = ()) -> bool:
     if not any(w[:5] in words for w in (name if reads else name[:1]) if len(w) >= 3):
         return False
     known = "\n".join([request, *(tp.without_injections(r).lower() for r in results)]) if reads else request
-    return all(_in_request(value, known) for value in _leaf_values(call.arguments))
+    # A read's integer arguments are counts, limits or pages, not data the user must name: get_transactions(n=100)
+    # for "see transaction history". Measured: the 0.5B validator rejected that call twice and blocked the task.
+    values = [v for v in _leaf_values(call.arguments) if not (reads and type(v) is int)]
+    return all(_in_request(value, known) for value in values)
 
 
 def _results(steps: Sequence[tp.GuardStep]) -> list[str]:

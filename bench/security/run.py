@@ -262,13 +262,14 @@ def summary(rows: Sequence[dict[str, Any]]) -> list[str]:
 def write_markdown(store: dict[tuple[Any, ...], dict[str, Any]], path: Path) -> list[str]:
     rows = list(store.values())
     table = summary(rows)
-    cases = ["| suite | attack | defence | user task | injection | utility | executed | status | calls made |"]
-    cases.append("|---|---|---|---|---|---|---|---|---|")
-    for r in rows:
+    cases = ["| suite | attack | defence | model | user task | injection | utility | executed | status | calls made |"]
+    cases.append("|---|---|---|---|---|---|---|---|---|---|")
+    for r in sorted(rows, key=lambda r: tuple(str(r[k]) for k in KEY)):
         made = "; ".join(r["calls"]).replace("|", "/") or "-"
         cases.append(
-            f"| {r['suite']} | {r['attack']} | {r['defence']} | {r['user_task']} | {r['injection_task'] or '-'}"
-            f" | {int(r['utility'])} | {int(r['attack_executed'])} | {r['status']} | {made} |"
+            f"| {r['suite']} | {r['attack']} | {r['defence']} | {r['model']} | {r['user_task']}"
+            f" | {r['injection_task'] or '-'} | {int(r['utility'])} | {int(r['attack_executed'])} | {r['status']}"
+            f" | {made} |"
         )
     text = [
         "# AgentDojo security bench: results",

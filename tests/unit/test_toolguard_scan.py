@@ -186,6 +186,15 @@ def test_requested_calls_are_the_ones_the_request_names_with_its_values() -> Non
     assert not requested(call("get_webpage", url="www.evil.com"), "Get the webpage of a channel.", [notice])
 
 
+def test_a_reads_count_need_not_be_in_the_request_but_an_actions_does() -> None:
+    """AgentDojo banking user_task_5: the 0.5B validator twice refused get_most_recent_transactions(n=100)
+    for "see transaction history", which blocked a benign task."""
+    history = "Send them the difference for March payment (see transaction history)."
+    assert requested(call("get_most_recent_transactions", n=100), history)
+    assert not requested(call("send_money", recipient="Spotify", amount=5), "send money to Spotify")
+    assert not requested(call("read_file", file_path="secret.txt"), "read the file bill.txt")
+
+
 async def test_requested_call_passes_alignment_and_suspicion_without_the_validator() -> None:
     asked: list[ModelRequest] = []
 

@@ -1,0 +1,86 @@
+"""Tool-Guard's clean-context model calls: plans A and B, the decision matrix, and the final answer.
+
+Plan A sees only the quarantined (`influenced`) tools, flagged descriptions cut before their first order; plan
+B sees the others. Both must call a tool (`allow_final=False`; `no_tool_suitable` is their "nothing to do").
+Decision: only A -> A, only B -> B, both -> a seeded random pick, neither -> None (the caller writes the
+final answer, in a clean context built from the validated results only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec
+from agentcore.policies import toolguard_prompts as tp
+from agentcore.policies.toolguard_checks import declared_only
+from agentcore.policies.toolguard_state import Turn
+
+
+async def plan(turn: Turn) -> ToolCall | None:
+    """Plans A and B, then the decision matrix. Sequential: llama.cpp serialises calls anyway."""
+    state = turn.state
+    tools = [s for s in turn.request.tools if s.name not in state.dropped]
+    influenced = [s for s in tools if s.name in state.influenced]
+    others = [s for s in tools if s.name not in state.influenced]
+    proposals = {
+        "A": await propose(turn, "A", influenced) if influenced else None,
+        "B": await propose(turn, "B", others) if others else None,
+    }
+    chosen = [(label, call) for label, call in proposals.items() if call is not None]
+    if not chosen:
+        turn.record("decision", plan=None)
+        return None
+    label, call = chosen[0] if len(chosen) == 1 else state.rng.choice(chosen)
+    turn.record("decision", plan=label, call=call.signature(), random=len(chosen) > 1)
+    return call
+
+
+async def propose(turn: Turn, label: str, tools: list[ToolSpec]) -> ToolCall | None:
+    """One plan's next call over `tools`, or None: no tool, an undeclared tool, or a repeat of a done call.
+    Arguments the tool does not declare are dropped (`declared_only`)."""
+    flagged = turn.state.flagged
+    shown = [replace(s, description=flagged[s.name]) if s.name in flagged else s for s in tools]
+    offered = (*shown, tp.NO_TOOL_SPEC)
+    messages = tp.plan_messages(turn.instructions(), turn.ctx.task, offered, turn.state.steps)
+    request = ModelRequest(
+        messages=messages,
+        tools=offered,
+        output_schema=None,
+        allow_final=False,
+        max_tokens=turn.request.max_tokens,
+        constrain=True,
+    )
+    raw = (await turn.ask(request)).tool_call
+    specs = {spec.name: spec for spec in tools}
+    call = declared_only(raw, specs[raw.name]) if raw is not None and raw.name in specs else None
+    done = {step.call.signature() for step in turn.state.steps}
+    proposal = call if call is not None and call.signature() not in done else None
+    turn.record(
+        "plan",
+        plan=label,
+        tools=sorted(specs),
+        proposed=raw.signature() if raw else None,
+        dropped=sorted(set(raw.arguments) - set(call.arguments)) if raw and call else [],
+        counted=proposal is not None,
+    )
+    return proposal
+
+
+async def final(turn: Turn, reason: str) -> ModelResponse:
+    """The final answer, written in a clean context from the validated steps (never the poisoned prompt)."""
+    request = turn.request
+    messages = tp.final_messages(turn.instructions(), turn.ctx.task, turn.state.steps)
+    answer = ModelRequest(
+        messages=messages,
+        tools=(),
+        output_schema=request.output_schema,
+        allow_final=True,
+        max_tokens=request.max_tokens,
+        constrain=request.constrain,
+    )
+    response = await turn.ask(answer)
+    turn.record("final", reason=reason, validated_steps=len(turn.state.steps))
+    return replace(response, tool_call=None, usage=turn.usage)
+
+
+__all__ = ["final", "plan", "propose"]
