@@ -5,8 +5,7 @@ What it rewrites, and what it never touches:
 - **Tool descriptions** (in the system prompt's `Tools:` block and in `request.tools`): examples, "e.g."
   clauses, code blocks, markdown and boilerplate ("This tool allows you to ...") go; with `max_sentences`,
   only the first sentences stay, plus every sentence that states a constraint ("only", "must", "never", ...).
-- **Instructions** (the rest of the system prompt): filler phrases go ("Please note that", "It is important"),
-  and so does a role line of generic praise only ("You are a helpful assistant.").
+- **Instructions** (the rest of the system prompt): filler phrases go ("Please note that", "It is important").
 - **Repeated blocks**: a system paragraph seen before is dropped; a long paragraph of a tool result that
   already appeared earlier in the prompt becomes a pointer to it.
 - **Old observations** (optional, `trim`): see `agentcore.policies.context`, in blocks.
@@ -76,15 +75,6 @@ _EXAMPLE_CLAUSES = (
     re.compile(r",?\s*\be\.g\.,?\s.*?(?=\.(?:\s|$)|[;\n]|$)", re.IGNORECASE),
     re.compile(r",\s*for (?:example|instance)\b.*?(?=\.(?:\s|$)|[;\n]|$)", re.IGNORECASE),
     re.compile(r"(?:^|(?<=[.!?]\s))for (?:example|instance)\b.*?(?:\.(?=\s|$)|$)\s*", re.IGNORECASE),
-)
-# A role line made only of generic praise ("You are a helpful, careful and precise assistant that completes tasks
-# for the user by calling tools."): it names no domain, rule or limit, so dropping it loses nothing a task needs.
-_GENERIC = r"(?:helpful|careful|precise|friendly|honest|harmless|smart|capable|useful|reliable|polite|accurate|AI)"
-_PERSONA = re.compile(
-    rf"^You are (?:a|an) (?:{_GENERIC}(?:,\s*|\s+and\s+|\s+))*(?:AI\s+)?assistant"
-    r"(?: (?:that|who) (?:completes|solves|answers|helps with) (?:tasks|questions|requests)"
-    r"(?: for (?:the )?users?)?(?: by (?:calling|using) tools)?)?\.\s*",
-    re.IGNORECASE,
 )
 _MARKDOWN = ((re.compile(r"\*\*(.+?)\*\*|__(.+?)__"), r"\1\2"), (re.compile(r"(?m)^\s*#+\s+"), ""))
 # Sentences that state a rule or a limit survive the sentence cap. Sentence-initial imperatives count too.
@@ -231,7 +221,7 @@ def _compact_tool_block(paragraph: str, config: OptimizerConfig) -> str:
 
 def _compress_paragraph(paragraph: str) -> str:
     lines = paragraph.split("\n")
-    out = [line if line.startswith("Task:") else remove_fillers(_PERSONA.sub("", line)) for line in lines]
+    out = [line if line.startswith("Task:") else remove_fillers(line) for line in lines]
     return "\n".join(" ".join(line.split()) if line.strip() else "" for line in out)
 
 
@@ -248,9 +238,7 @@ def compress_system(content: str, config: OptimizerConfig) -> str:
         if config.compact_tools and paragraph.startswith("Tools:\n"):
             out.append(_compact_tool_block(paragraph, config))
         elif config.compress_instructions:
-            compressed = _compress_paragraph(paragraph)
-            if compressed.strip():  # a paragraph that was only a role line goes whole
-                out.append(compressed)
+            out.append(_compress_paragraph(paragraph))
         else:
             out.append(paragraph)
     return "\n\n".join(out)

@@ -230,25 +230,3 @@ async def test_context_policy_trims_during_a_run() -> None:
     last = model.requests[-1]
     shortened = [o for o in observations(last.messages) if o.result.startswith("[older result")]
     assert len(shortened) == 4 and len(observations(last.messages)) == 5
-
-
-@pytest.mark.parametrize(
-    ("instructions", "expected"),
-    [
-        ("You are a helpful assistant.", ""),
-        (
-            "You are a helpful, careful and precise assistant that completes tasks for the user by calling tools."
-            " Be brief.",
-            "Be brief.",
-        ),
-        (
-            "You are a helpful assistant for ACME's billing team.",
-            "You are a helpful assistant for ACME's billing team.",
-        ),
-        ("You are an assistant that never answers in English.", "You are an assistant that never answers in English."),
-    ],
-)
-def test_only_a_generic_role_line_is_dropped(instructions: str, expected: str) -> None:
-    system = prompting.system_prompt(instructions, [spec("search", VERBOSE)])
-    out = compress_system(system, OptimizerConfig())
-    assert out.startswith(expected + "\n\n" if expected else prompting.BASE_RULES)
