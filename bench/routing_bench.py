@@ -1,11 +1,12 @@
 """Routing accuracy of agentcore's ComplexityRouter on tests/data/routing.jsonl, beside effgen 1.3.0's.
 
-Run from the repository root: `python -m bench.routing_bench`. Add `--install` once to build effgen's side
-venv, `bench/peers/.venv-effgen`, with `pip install --no-deps effgen==1.3.0`.
+Run from the repository root: `python -m bench.routing_bench`. effgen comes from `bench/peers/.venv-effgen`,
+the folder `make bench-peers` fills with `pip install --target ... --no-deps effgen==1.3.0`; `--install` fills
+just that part.
 
-effgen runs in its own venv, in a subprocess. Only `effgen.core.complexity_analyzer` and `effgen.core.router`
-are loaded (they need nothing beyond the standard library); effgen's package `__init__`, which imports torch
-and friends, is bypassed by registering bare parent packages first.
+effgen runs in a subprocess, with that folder on its path. Only `effgen.core.complexity_analyzer` and
+`effgen.core.router` are loaded (they need nothing beyond the standard library); effgen's package
+`__init__`, which imports torch and friends, is bypassed by registering bare parent packages first.
 
 How effgen's output maps to our plan labels. effgen decides only "one agent" or "sub-agents"; it has no
 direct-answer plan (every task runs an agent with tools) and no notion of a configured team. So:
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -90,25 +92,25 @@ def run_ours(cases: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def effgen_python() -> Path:
-    return EFFGEN_VENV / "bin" / "python"
+def effgen_installed() -> bool:
+    return (EFFGEN_VENV / "effgen" / "core" / "complexity_analyzer.py").is_file()
 
 
 def install_effgen() -> None:
-    subprocess.run([sys.executable, "-m", "venv", str(EFFGEN_VENV)], check=True)
-    pip = [str(effgen_python()), "-m", "pip", "install", "--quiet", "--no-deps", f"effgen=={EFFGEN_VERSION}"]
-    subprocess.run(pip, check=True)
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(EFFGEN_VENV)]
+    subprocess.run([*pip, f"effgen=={EFFGEN_VERSION}"], check=True)
 
 
 def run_effgen(cases: list[dict[str, Any]]) -> list[dict[str, Any]] | str:
     """effgen's results per case, or a sentence saying why they could not be had."""
-    python = effgen_python()
-    if not python.exists():
-        return f"effgen venv missing: run `python -m bench.routing_bench --install` (creates {EFFGEN_VENV})"
+    if not effgen_installed():
+        return f"effgen missing: run `make bench-peers` or `python -m bench.routing_bench --install` ({EFFGEN_VENV})"
     payload = json.dumps([{"task": c["task"]} for c in cases])
+    env = {**os.environ, "PYTHONPATH": str(EFFGEN_VENV), "EFFGEN_HOME": str(EFFGEN_VENV / "home")}
     proc = subprocess.run(
-        [str(python), "-c", _EFFGEN_SCRIPT],
+        [sys.executable, "-c", _EFFGEN_SCRIPT],
         input=payload,
+        env=env,
         capture_output=True,
         text=True,
         timeout=300,
@@ -161,9 +163,9 @@ def report(cases: list[dict[str, Any]], ours: list[str], effgen: list[dict[str, 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--install", action="store_true", help=f"create {EFFGEN_VENV} with effgen first")
+    parser.add_argument("--install", action="store_true", help=f"install effgen into {EFFGEN_VENV} first")
     args = parser.parse_args(argv)
-    if args.install and not effgen_python().exists():
+    if args.install and not effgen_installed():
         install_effgen()
     cases = load_cases()
     report(cases, run_ours(cases), run_effgen(cases))
