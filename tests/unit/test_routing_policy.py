@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agentcore import Agent, tool
-from agentcore.messages import ModelRequest
+from agentcore.messages import ModelRequest, ToolSpec
 from agentcore.policies.routing import RoutingPolicy, mentions_tools
 from agentcore.testing import FunctionModel, ScriptedModel, call
 
@@ -41,6 +41,21 @@ def test_mentions_tools_sees_digits_and_tool_words() -> None:
     assert mentions_tools("Convert five miles to km", specs)
     assert mentions_tools("What is 3 squared?", specs)
     assert not mentions_tools("Who wrote Hamlet?", specs)
+
+
+def test_mentions_tools_folds_plurals_and_reads_the_description_summary() -> None:
+    count = ToolSpec("word_count", "Count the words in a text.", {"type": "object", "properties": {}})
+    lookup = ToolSpec(
+        "lookup",
+        "Look up a key in a table: elements (element -> symbol), prices (product -> price in dollars).\n\n"
+        "Args:\n    key: what to look up, e.g. a country",
+        {"type": "object", "properties": {}},
+    )
+    assert mentions_tools("How many words are in 'small models need good tools'?", [count])
+    assert mentions_tools("What is the chemical symbol of tungsten?", [lookup])
+    assert mentions_tools("How much does a backpack cost, in dollars?", [lookup])
+    assert not mentions_tools("Which country has the most lakes?", [lookup])  # "country" is only in Args
+    assert not mentions_tools("What does a cat say?", [count, lookup])  # "does", "what": no subject
 
 
 async def test_tier_sends_turns_to_the_tier_model() -> None:
