@@ -26,9 +26,11 @@ from agentcore.policy import CallModel, Policy
 _WORD = re.compile(r"[a-z]{4,}")
 # Words of 4+ letters that say nothing about what a tool is for.
 _STOP = frozenset(
-    "about also args arguments between does each from given have into more most must only result results return"
-    " returns same some than that their them then there these they this tool tools used uses using value values"
-    " what when where which will with your".split()
+    _WORD.findall(
+        "about also args arguments between does each from given have into more most must only result results return"
+        " returns same some than that their them then there these they this tool tools used uses using value values"
+        " what when where which will with your"
+    )
 )
 
 
