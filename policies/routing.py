@@ -21,6 +21,7 @@ from agentcore.context import RunContext
 from agentcore.messages import ModelRequest, ModelResponse, ToolSpec
 from agentcore.models.base import Model
 from agentcore.policies.router import ComplexityRouter, RouteDecision
+from agentcore.policies.router_factors import keyword_regex
 from agentcore.policy import CallModel, Policy
 
 _WORD = re.compile(r"[a-z]{4,}")
@@ -34,25 +35,20 @@ _STOP = frozenset(
 )
 
 
-def _stem(word: str) -> str:
-    """words -> word, boxes -> box: enough to match a task's plural to a tool's singular."""
-    if word.endswith("es") and len(word) > 5:
-        return word[:-2]
-    return word[:-1] if word.endswith("s") and len(word) > 4 else word
-
-
-def _subject(spec: ToolSpec) -> set[str]:
-    """The stems of a tool's name and of its description's summary (the part before an "Args:" section)."""
+def _subject(spec: ToolSpec) -> list[str]:
+    """Words of a tool's name and of its description's summary (the part before an "Args:" section), plural
+    "s" dropped: `keyword_regex` then matches them in any regular inflection ("word" -> words)."""
     text = spec.name.replace("_", " ") + " " + spec.description.split("Args:")[0]
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP}
+    words = {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return sorted({w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in words})
 
 
 def mentions_tools(task: str, tools: Sequence[ToolSpec]) -> bool:
-    """True when the task has a digit or shares a word (4+ letters, plurals folded) with a tool's subject."""
+    """True when the task has a digit or names a word (4+ letters, any inflection) of a tool's subject."""
     if any(ch.isdigit() for ch in task):
         return True
-    words = {_stem(w) for w in _WORD.findall(task.lower()) if w not in _STOP}
-    return any(words & _subject(spec) for spec in tools)
+    subject = sorted({w for spec in tools for w in _subject(spec)})
+    return bool(subject) and keyword_regex(subject).search(task) is not None
 
 
 class RoutingPolicy(Policy):
