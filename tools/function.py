@@ -18,7 +18,14 @@ _ARG_LINE = re.compile(r"^\s*(\w+)\s*(?:\([^)]*\))?\s*:\s*(.+)$")
 
 @dataclass(slots=True)
 class Tool:
-    """A callable tool. `timeout` is in seconds; `max_retries` bounds argument-validation retries."""
+    """A callable tool. `timeout` is in seconds; `max_retries` bounds argument-validation retries.
+
+    The timeout ends the wait, not the work. An async tool is cancelled, but a sync tool runs in a worker
+    thread, and Python cannot kill a thread: after a timeout it keeps running (and holding its CPU, files and
+    sockets) until it returns by itself. Worse, one long C-level operation such as a big-integer power holds
+    the GIL, so the event loop itself stalls until it ends. A tool that can burn CPU must therefore bound its
+    own work before doing it, as the calculator bounds every operand and argument.
+    """
 
     name: str
     description: str
@@ -33,9 +40,12 @@ class Tool:
         return ToolSpec(self.name, self.description, self.parameters)
 
     async def call(self, arguments: dict[str, Any], ctx: RunContext[Any]) -> Any:
-        """Validate, then run under the timeout. Validation errors become ModelRetry."""
+        """Validate, then run under the timeout. Validation errors and unknown arguments become ModelRetry."""
         from pydantic import ValidationError
 
+        unknown = [name for name in arguments if name not in self.args_model.model_fields]
+        if unknown:  # pydantic would drop them silently, and the model would never learn its call was wrong
+            raise ModelRetry(_unknown_message(self.name, unknown, list(self.args_model.model_fields)))
         try:
             validated = self.args_model.model_validate(arguments)
         except ValidationError as exc:
@@ -52,6 +62,11 @@ class Tool:
 def _validation_message(exc: Any) -> str:
     parts = [f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()]
     return "invalid arguments: " + "; ".join(parts)
+
+
+def _unknown_message(tool: str, unknown: list[str], known: list[str]) -> str:
+    takes = f"its arguments are {', '.join(known)}" if known else "it takes no arguments"
+    return f"invalid arguments: {tool} has no argument {', '.join(map(repr, unknown))}; {takes}"
 
 
 def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:

@@ -30,7 +30,8 @@ def _files(workspace: str | Path | None, http_allow: Sequence[str], writable: bo
 def _http(workspace: str | Path | None, http_allow: Sequence[str], writable: bool) -> FunctionToolset:
     if not http_allow:
         raise UserError(
-            "the 'http' tool is off until you allow hosts: pass http_allow=['example.org'] (CLI: --http-allow HOST)"
+            "the 'http' tool is off until you allow hosts: pass http_allow=['example.org', 'localhost:8080']"
+            " (CLI: --http-allow HOST[:PORT])"
         )
     return http_toolset(http_allow)
 

@@ -2,8 +2,13 @@
 
 Small models get arithmetic wrong, so this is the tool they need most. It accepts their common habits
 (`x`, `×` and `÷` for operators, `^` for power) and refuses anything that is not plain arithmetic, with a
-message the model can act on. Guards keep a single call cheap: a length cap, a cap on the size of integer
-results (checked before a power is computed) and finite floats only.
+message the model can act on.
+
+Every operation is bounded before it runs, so that no expression costs more than a few milliseconds of CPU:
+a timeout cannot help here, because one big-integer operation holds the GIL (and so the event loop) until it
+ends, and a worker thread cannot be killed. The bounds live in two places: `_check_binop` predicts the size of
+each operator's result, and `_check_call` checks every argument of every function against its `_Function`
+entry. Numbers are finite floats or integers of at most `MAX_RESULT_DIGITS` digits.
 """
 
 from __future__ import annotations
@@ -12,15 +17,34 @@ import ast
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from agentcore.tools.function import tool
 
 MAX_EXPRESSION_CHARS = 500
 MAX_RESULT_DIGITS = 1000  # integers beyond this are refused: `9**9**9` would take minutes and gigabytes
+MAX_INT_BITS = math.ceil(MAX_RESULT_DIGITS * math.log2(10))
+MAX_NDIGITS = MAX_RESULT_DIGITS  # round(5, -10**8) builds 10**(10**8) internally: 20 s of CPU
 
 Number = int | float
+
+
+@dataclass(frozen=True, slots=True)
+class _Function:
+    """An allowed function with its arity and its argument bounds, so that none can be added unbounded.
+
+    `limits[i]` bounds argument i+1: None accepts any number (already finite and at most `MAX_RESULT_DIGITS`
+    digits); an int N asks for a whole number between -N and N (counts and digit positions, which set the
+    amount of work).
+    """
+
+    fn: Callable[..., Any]
+    min_args: int = 1
+    max_args: int = 1
+    limits: tuple[int | None, ...] = ()
+
 
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -31,19 +55,19 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Mod: operator.mod,
     ast.Pow: operator.pow,
 }
-_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "sqrt": math.sqrt,
-    "abs": abs,
-    "round": round,
-    "min": min,
-    "max": max,
-    "floor": math.floor,
-    "ceil": math.ceil,
-    "log": math.log,
-    "exp": math.exp,
-    "sin": math.sin,
-    "cos": math.cos,
-    "tan": math.tan,
+_FUNCTIONS: dict[str, _Function] = {
+    "sqrt": _Function(math.sqrt),
+    "abs": _Function(abs),
+    "round": _Function(round, max_args=2, limits=(None, MAX_NDIGITS)),
+    "min": _Function(min, min_args=2, max_args=100),
+    "max": _Function(max, min_args=2, max_args=100),
+    "floor": _Function(math.floor),
+    "ceil": _Function(math.ceil),
+    "log": _Function(math.log, max_args=2),
+    "exp": _Function(math.exp),
+    "sin": _Function(math.sin),
+    "cos": _Function(math.cos),
+    "tan": _Function(math.tan),
 }
 _CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e}
 # "x" is a multiplication sign only between two operands, so "exp" and "max" keep theirs.
@@ -112,8 +136,7 @@ def _eval(node: ast.expr) -> Number:
         return -value if isinstance(node.op, ast.USub) else +value
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         left, right = _eval(node.left), _eval(node.right)
-        if isinstance(node.op, ast.Pow):
-            _check_power(left, right)
+        _check_binop(node.op, left, right)
         return _checked(_BINARY[type(node.op)](left, right))
     if isinstance(node, ast.Call):
         return _call(node)
@@ -130,21 +153,45 @@ def _call(node: ast.Call) -> Number:
         raise ValueError(f"{node.func.id}() takes plain positional arguments only")
     name = node.func.id
     args = [_eval(arg) for arg in node.args]
-    if name == "round" and len(args) == 2 and not isinstance(args[1], int):
-        raise ValueError("round(x, n): n must be a whole number")
+    _check_call(name, args)
     try:
-        return _checked(_FUNCTIONS[name](*args))
+        return _checked(_FUNCTIONS[name].fn(*args))
     except TypeError:
         raise ValueError(f"{name}() got the wrong number of arguments ({len(args)})") from None
     except ValueError as exc:
-        shown = ", ".join(format_number(arg) for arg in args)
+        shown = ", ".join(_short(arg) for arg in args)
         raise ValueError(f"{name}({shown}): {exc}") from None
 
 
+def _check_call(name: str, args: Sequence[Number]) -> None:
+    """Refuse a call whose arguments would make it slow, before it runs: the one place every call passes."""
+    spec = _FUNCTIONS[name]
+    if not spec.min_args <= len(args) <= spec.max_args:
+        wanted = str(spec.min_args) if spec.min_args == spec.max_args else f"{spec.min_args} to {spec.max_args}"
+        raise ValueError(f"{name}() got the wrong number of arguments ({len(args)}); it takes {wanted}")
+    for position, arg in enumerate(args, start=1):
+        _checked(arg)  # every argument is a finite float or a bounded integer, whatever produced it
+        limit = spec.limits[position - 1] if position <= len(spec.limits) else None
+        if limit is not None and not (isinstance(arg, int) and abs(arg) <= limit):
+            raise ValueError(
+                f"{name}(): argument {position} must be a whole number from -{limit} to {limit}, not {_short(arg)}"
+            )
+
+
+def _check_binop(op: ast.operator, left: Number, right: Number) -> None:
+    """Refuse a product or power whose result would be huge, before computing it. Sums grow by one bit and
+    quotients never grow, so `_checked` on their result is enough."""
+    if isinstance(op, ast.Pow):
+        _check_power(left, right)
+    elif isinstance(op, ast.Mult) and _bits(left) + _bits(right) > MAX_INT_BITS + 1:
+        raise ValueError(f"the result would have more than {MAX_RESULT_DIGITS} digits")
+
+
 def _check_power(base: Number, exponent: Number) -> None:
-    """Refuse a power whose result would be huge, before computing it."""
     if abs(base) <= 1 or exponent <= 0:
-        return
+        return  # the result's magnitude is at most 1 (or a float, whose overflow is caught)
+    if isinstance(exponent, int) and exponent.bit_length() > 64:
+        raise ValueError(f"the exponent {_short(exponent)} is too large; at most {MAX_RESULT_DIGITS} digits allowed")
     digits = exponent * math.log10(abs(base))
     if digits > MAX_RESULT_DIGITS:
         raise ValueError(f"the result would have about {digits:.3g} digits; at most {MAX_RESULT_DIGITS} allowed")
@@ -155,8 +202,19 @@ def _checked(value: Any) -> Number:
         raise ValueError("the result is not a real number")
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError("the result is not a finite number")
-    if isinstance(value, int) and value.bit_length() > MAX_RESULT_DIGITS * 3.33:
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
         raise ValueError(f"the result has more than {MAX_RESULT_DIGITS} digits")
     if not isinstance(value, int | float):
         raise ValueError(f"unexpected result {value!r}")
     return value
+
+
+def _bits(value: Number) -> int:
+    """An integer's size; a float's product with anything stays a float, whose overflow is caught."""
+    return value.bit_length() if isinstance(value, int) else 0
+
+
+def _short(value: Number) -> str:
+    """A number as shown in an error message: long integers are abbreviated, not printed in full."""
+    text = format_number(value)
+    return text if len(text) <= 30 else f"{text[:12]}...({len(text)} digits)"

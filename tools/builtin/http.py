@@ -2,40 +2,67 @@
 
 Off by default: building the toolset needs a non-empty allow-list. Every URL, and every redirect hop, is
 checked before any connection is made; redirects are followed by hand for that reason. The check is on host
-names, so an allowed name that resolves somewhere unexpected (DNS) is trusted as the operator's choice.
+names and ports: an entry without a port allows only the scheme's default port (80, 443), so a redirect to
+another service on an allowed host (`:6379`, an admin port) is refused. An allowed name that resolves somewhere
+unexpected (DNS) is trusted as the operator's choice.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from agentcore.errors import UserError
 from agentcore.tools.function import make_tool
 from agentcore.tools.toolset import FunctionToolset
 
 MAX_REDIRECTS = 5
+DEFAULT_PORTS = {"http": 80, "https": 443}
 _TEXT_TYPES = ("json", "xml", "javascript", "yaml", "csv")
+_HOST_PORT = re.compile(r"^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$")  # "host", "host:8080", "[::1]:8080"
 
 
-def normalise_allow(allow: Sequence[str]) -> tuple[str, ...]:
-    """Lower-cased host names ("example.org") and suffixes (".example.org"); UserError on URLs or ports."""
+class AllowEntry(NamedTuple):
+    """A host name, or a suffix such as ".example.org", and a port (None: the URL scheme's default port)."""
+
+    host: str
+    port: int | None = None
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if _is_ipv6(self.host) and self.port is not None else self.host
+        return host if self.port is None else f"{host}:{self.port}"
+
+
+def normalise_allow(allow: Sequence[str]) -> tuple[AllowEntry, ...]:
+    """Lower-cased entries: "example.org", ".example.org" (suffix), "example.org:8080", "[::1]:8080"."""
     if isinstance(allow, str):
         allow = [allow]
-    entries: list[str] = []
-    for raw in allow:
-        entry = raw.strip().lower()
-        entry = entry.strip("[]") if _is_ipv6(entry) else entry.rstrip(".")
-        if not entry.strip(".") or "/" in entry or "@" in entry or (":" in entry and not _is_ipv6(entry)):
-            raise UserError(
-                f"http allow-list entry {raw!r} is not a host: write a host name like 'example.org'"
-                " or a suffix like '.example.org' (no scheme, path or port)"
-            )
-        entries.append(entry)
+    entries = [_parse_entry(raw) for raw in allow]
     if not entries:
         raise UserError("http tools need an allow-list of hosts, e.g. http_allow=['example.org']; none was given")
     return tuple(entries)
+
+
+def _parse_entry(raw: str) -> AllowEntry:
+    entry = raw.strip().lower()
+    if _is_ipv6(entry):  # a bare IPv6 address has colons but no port
+        return AllowEntry(entry.strip("[]"))
+    match = _HOST_PORT.match(entry)
+    host, digits = (match.group(1), match.group(2)) if match else ("", None)
+    bracketed = host.startswith("[")
+    host = host.strip("[]") if bracketed else host.rstrip(".")
+    valid = _is_ipv6(host) if bracketed else bool(host.strip(".")) and not any(c in host for c in "/@[]")
+    if not valid:
+        raise UserError(
+            f"http allow-list entry {raw!r} is not a host: write a host name like 'example.org', a suffix like"
+            " '.example.org' or a host and port like 'localhost:8080' (no scheme or path)"
+        )
+    port = int(digits) if digits else None
+    if port is not None and not 0 < port < 65536:
+        raise UserError(f"http allow-list entry {raw!r} has port {port}; ports are 1 to 65535")
+    return AllowEntry(host, port)
 
 
 def is_allowed_host(host: str, allow: Sequence[str]) -> bool:
@@ -50,8 +77,17 @@ def is_allowed_host(host: str, allow: Sequence[str]) -> bool:
     return False
 
 
-def check_url(url: Any, allow: Sequence[str]) -> Any:
-    """The parsed `httpx.URL` if its scheme is http(s) and its host is allowed; ValueError otherwise."""
+def is_allowed(host: str, port: int, default_port: int, allow: Sequence[AllowEntry]) -> bool:
+    """True if an entry names `host` (or a suffix of it) and `port`, or names no port and `port` is the
+    scheme's default."""
+    return any(
+        is_allowed_host(host, [entry.host]) and port == (default_port if entry.port is None else entry.port)
+        for entry in allow
+    )
+
+
+def check_url(url: Any, allow: Sequence[AllowEntry]) -> Any:
+    """The parsed `httpx.URL` if its scheme is http(s) and its host and port are allowed; ValueError otherwise."""
     import httpx
 
     try:
@@ -63,13 +99,18 @@ def check_url(url: Any, allow: Sequence[str]) -> Any:
     host = parsed.raw_host.decode("ascii")
     if not host:
         raise ValueError(f"URL {url!r} has no host; write a full URL such as https://example.org/page")
-    if not is_allowed_host(host, allow):
-        raise ValueError(f"host {host!r} is not in the allow-list ({', '.join(allow)}); the request was refused")
+    default = DEFAULT_PORTS[parsed.scheme]
+    port = default if parsed.port is None else parsed.port  # httpx gives None for the scheme's default port
+    if not is_allowed(host, port, default, allow):
+        shown = ", ".join(map(str, allow))
+        what = f"port {port} of host {host!r}" if is_allowed_host(host, [e.host for e in allow]) else f"host {host!r}"
+        raise ValueError(f"{what} is not in the allow-list ({shown}); the request was refused")
     return parsed
 
 
 def http_toolset(allow: Sequence[str], *, timeout: float = 10.0, max_chars: int = 4000) -> FunctionToolset:
-    """An `http_get` tool that fetches pages only from `allow` (hosts, or suffixes like '.example.org')."""
+    """An `http_get` tool that fetches pages only from `allow`: hosts, suffixes like '.example.org', and
+    'host:port' for a port other than the scheme's default."""
     hosts = normalise_allow(allow)
 
     async def http_get(url: str) -> str:
