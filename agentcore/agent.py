@@ -6,36 +6,30 @@ class Helper(Agent):
     model = "qwen2.5-coder-0.5b"
 
 result = await Helper().run("What is 17 * 23?")
+again = await Helper().run("And divided by 3?", history=result.messages)
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, get_args
 
-from agentcore import prompting
 from agentcore.context import RunContext
-from agentcore.errors import (
-    AgentRunError,
-    ModelRetry,
-    RunCancelledError,
-    RunTimeoutError,
-    UsageLimitExceeded,
-    UserError,
-)
-from agentcore.events import Event, RunFinished, RunStarted
-from agentcore.loop import Run, drive
+from agentcore.errors import AgentRunError, ModelRetry, UserError
+from agentcore.events import Event, RunFinished
 from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall
 from agentcore.models.base import Model
 from agentcore.policy import Policy, Veto
 from agentcore.result import RunResult
-from agentcore.steps import StepPlan
 from agentcore.tools.function import Tool
 from agentcore.tools.toolset import Toolset, as_toolset
+
+if TYPE_CHECKING:
+    from agentcore.sessions import Session
 
 DepsT = TypeVar("DepsT")
 OutputT = TypeVar("OutputT")
@@ -44,8 +38,22 @@ ToolsLike = Toolset | Iterable[Tool | Callable[..., Any] | Toolset]
 _UNSET: Any = object()
 
 
+@dataclass(frozen=True, slots=True)
+class _Override:
+    model: Model | None
+    toolset: Toolset | None
+
+
+# Per asyncio task (and the tasks it starts): `agent.override()` in one test never leaks into a concurrent run.
+_overrides: ContextVar[dict[int, _Override]] = ContextVar("agentcore_overrides", default={})  # noqa: B039
+
+
 class Agent(Generic[DepsT, OutputT]):
-    """An agent: a model, tools and instructions, run by a small typed loop. Hooks are overridable methods."""
+    """An agent: a model, tools and instructions, run by a small typed loop. Hooks are overridable methods.
+
+    The output type comes from `output_type`, else from the class's type argument (`class A(Agent[None, City])`
+    or `Agent[None, City](...)`); with neither, the output is a str.
+    """
 
     instructions: ClassVar[str] = "You are a helpful assistant."
     tools: ClassVar[ToolsLike | None] = None
@@ -71,46 +79,80 @@ class Agent(Generic[DepsT, OutputT]):
         max_steps: int | None = None,
         timeout: float | None = _UNSET,
         think: int | None = None,
+        name: str | None = None,
     ) -> None:
         cls = type(self)
+        self.name = name or cls.__name__
         self.instructions_text = instructions if instructions is not None else cls.instructions
         self.toolset: Toolset = as_toolset(cls.tools if tools is _UNSET else tools)
         self._output_type = cls.output_type if output_type is _UNSET else output_type
         self.policies = list(cls.policies if policies is None else policies)
-        self.max_steps = max_steps if max_steps is not None else cls.max_steps
-        self.timeout = cls.timeout if timeout is _UNSET else timeout
+        self.max_steps = _checked_steps(max_steps if max_steps is not None else cls.max_steps)
+        self.timeout = _checked_timeout(cls.timeout if timeout is _UNSET else timeout)
         self.think = cls.think if think is None else think
-        if max_steps is not None and max_steps < 1:
-            raise UserError(f"max_steps must be at least 1, got {max_steps}")
         self.model = cls.model if model is _UNSET else model
         self._model: Model | None = self.model if isinstance(self.model, Model) else None
+        self._model_lock: asyncio.Lock | None = None
         self._adapter: Any = None
 
     # -- configuration ------------------------------------------------------------------------------------------
 
     def resolve_model(self) -> Model:
-        """The Model this agent runs on, loaded on first use from `model` (an instance, name, path or URL)."""
+        """The Model this agent runs on, loaded on first use from `model` (an instance, name, path or URL).
+        This may pull and load a model file: from async code use `await agent.aresolve_model()`."""
+        found = self._overridden().model
+        if found is not None:
+            return found
         if self._model is None:
             from agentcore.models.loader import load_model
 
             self._model = load_model(self.model)
         return self._model
 
+    async def aresolve_model(self) -> Model:
+        """`resolve_model` off the event loop: a pull or a load runs in a worker thread, under the run's timeout."""
+        found = self._overridden().model or self._model
+        if found is not None:
+            return found
+        self._model_lock = self._model_lock or asyncio.Lock()
+        async with self._model_lock:
+            if self._model is None:
+                from agentcore.models.loader import load_model
+
+                self._model = await asyncio.to_thread(load_model, self.model)
+        return self._model
+
     @contextlib.contextmanager
     def override(self, *, model: Model | None = None, tools: ToolsLike | None = None) -> Iterator[None]:
-        """Swap the model or tools for the duration of a `with` block (tests use this)."""
-        saved = (self._model, self.toolset)
-        if model is not None:
-            self._model = model
-        if tools is not None:
-            self.toolset = as_toolset(tools)
+        """Swap the model or tools inside a `with` block, for this task and the tasks it starts (tests use this).
+        Runs elsewhere on the same agent keep its own model and tools."""
+        current = self._overridden()
+        swapped = _Override(model or current.model, as_toolset(tools) if tools is not None else current.toolset)
+        token = _overrides.set({**_overrides.get(), id(self): swapped})
         try:
             yield
         finally:
-            self._model, self.toolset = saved
+            _overrides.reset(token)
+
+    def _overridden(self) -> _Override:
+        return _overrides.get().get(id(self), _Override(None, None))
+
+    def current_toolset(self) -> Toolset:
+        return self._overridden().toolset or self.toolset
+
+    def output_type_of(self) -> type[Any] | None:
+        if self._output_type is not None:
+            return self._output_type
+        for base in (getattr(self, "__orig_class__", None), *getattr(type(self), "__orig_bases__", ())):
+            args = get_args(base)
+            if len(args) == 2 and not isinstance(args[1], TypeVar):
+                found: type[Any] = args[1]
+                return found
+        return None
 
     def output_schema(self) -> dict[str, Any] | None:
-        if self._output_type is None or self._output_type is str:
+        kind = self.output_type_of()
+        if kind is None or kind is str:
             return None
         return dict(self._type_adapter().json_schema())
 
@@ -118,12 +160,13 @@ class Agent(Generic[DepsT, OutputT]):
         if self._adapter is None:
             from pydantic import TypeAdapter
 
-            self._adapter = TypeAdapter(self._output_type or str)
+            self._adapter = TypeAdapter(self.output_type_of() or str)
         return self._adapter
 
     def parse_output(self, content: str) -> Any:
         """The final answer as the output type. A mismatch is sent back to the model (ModelRetry)."""
-        if self._output_type is None or self._output_type is str:
+        kind = self.output_type_of()
+        if kind is None or kind is str:
             return content
         from pydantic import ValidationError
 
@@ -132,7 +175,7 @@ class Agent(Generic[DepsT, OutputT]):
         except ValidationError as exc:
             raise ModelRetry(f"the answer does not match the output type: {exc.errors()[0]['msg']}") from exc
 
-    # -- hooks: override in a subclass -------------------------------------------------------------------------
+    # -- hooks: override in a subclass; they run as the innermost policy (see agentcore.policy) ----------------
 
     async def on_run_start(self, ctx: RunContext[DepsT]) -> None:
         return None
@@ -159,29 +202,32 @@ class Agent(Generic[DepsT, OutputT]):
         self,
         task: str,
         *,
+        history: Sequence[Message] | None = None,
+        session: Session | None = None,
         deps: DepsT = None,  # type: ignore[assignment]
         max_steps: int | None = None,
         timeout: float | None = _UNSET,
         cancel: asyncio.Event | None = None,
         on_event: Callable[[Event], None] | None = None,
     ) -> RunResult[OutputT]:
-        """Run the task. Hitting max_steps, the timeout or the cancel event raises an AgentRunError whose
-        `partial` holds the RunResult so far; a run blocked by a policy returns with status "blocked"."""
-        run = await self._start(task, deps, max_steps, on_event)
-        limit = self.timeout if timeout is _UNSET else timeout
-        started = time.perf_counter()
-        try:
-            await _race(drive(run), limit, cancel)
-        except TimeoutError:
-            run.status, run.error = "timeout", f"run timed out after {limit}s"
-        except asyncio.CancelledError:
-            run.status, run.error = "cancelled", "run cancelled"
-            if cancel is None or not cancel.is_set():
-                raise
-        finally:
-            run.ledger.total_seconds = time.perf_counter() - started
-        result = await self._finish(run)
-        _raise_for_status(result)
+        """Run the task, continuing `history` (a previous `result.messages`) or `session` when given.
+
+        Hitting max_steps, the timeout or the cancel event raises an AgentRunError whose `partial` holds the
+        RunResult so far; a failing model raises ModelFailedError (with `partial`); a run blocked by a policy
+        returns with status "blocked". `on_run_end` and the RunFinished event happen whatever ended the run."""
+        if not task.strip():
+            raise UserError("the task is empty")
+        if history is not None and session is not None:
+            raise UserError("pass history= or session=, not both: a session keeps its own history")
+        steps = _checked_steps(max_steps if max_steps is not None else self.max_steps)
+        limit = _checked_timeout(self.timeout if timeout is _UNSET else timeout)
+        prior = list(history or ()) if session is None else await session.messages()
+        from agentcore.runner import RunDriver
+
+        driver = RunDriver(self, task, deps=deps, max_steps=steps, prior=prior, on_event=on_event)
+        result = await driver.execute(limit, cancel)
+        if session is not None and result.ok:
+            await session.add(result.messages[driver.prior_count :])
         return result
 
     def run_sync(self, task: str, **kwargs: Any) -> RunResult[OutputT]:
@@ -217,96 +263,57 @@ class Agent(Generic[DepsT, OutputT]):
             queue.put_nowait(None)
         return None
 
-    async def _start(
-        self, task: str, deps: Any, max_steps: int | None, on_event: Callable[[Event], None] | None
-    ) -> Run:
-        if not task.strip():
-            raise UserError("the task is empty")
-        from agentcore.log import event_logger
+    def as_tool(self, name: str | None = None, description: str | None = None, *, timeout: float | None = None) -> Tool:
+        """This agent as a tool of another agent. Calling it runs this agent on the tool's `task` argument as a
+        child run: its parent id is set, its usage rolls up into the parent's, and it shares the parent's trace."""
+        from agentcore.tools.function import make_tool
 
-        ctx: RunContext[Any] = RunContext(deps=deps, run_id=uuid.uuid4().hex[:12], task=task)
-        sinks = [sink for sink in (on_event, event_logger()) if sink is not None]
-        emit = _fanout(sinks)
-        for policy in self.policies:
-            await policy.on_run_start(ctx)
-        await self.on_run_start(ctx)
-        specs = tuple(await self.toolset.list_tools())
-        for policy in self.policies:
-            specs = tuple(policy.filter_tools(ctx, specs))
-        blocks = [block for policy in self.policies for block in policy.system_blocks(ctx)]
-        system = prompting.system_prompt(self.instructions_text, specs, blocks)
-        plan = StepPlan.of(task) if self.follow_steps and specs else StepPlan(())
-        if plan.active:
-            ctx.record("steps", steps=list(plan.steps))
-        messages = [Message("system", system), prompting.task_message(task, plan)]
-        emit(RunStarted(ctx.run_id, 0, task, self.resolve_model().name))
-        return Run(self, ctx, specs, messages, emit, max_steps or self.max_steps, plan=plan)
+        agent = self
 
-    async def _finish(self, run: Run) -> RunResult[OutputT]:
-        result: RunResult[OutputT] = RunResult(
-            run_id=run.ctx.run_id,
-            task=run.ctx.task,
-            output=run.output if run.status == "completed" else None,
-            status=run.status,
-            steps=run.steps,
-            usage=run.usage,
-            ledger=run.ledger,
-            messages=run.messages,
-            error=run.error,
-            trace=run.ctx.trace,
-        )
-        for policy in self.policies:
-            await policy.on_run_end(run.ctx, result)
-        await self.on_run_end(run.ctx, result)
-        run.emit(
-            RunFinished(run.ctx.run_id, run.ctx.step, run.status, result.output, run.usage, run.ledger.total_seconds)
-        )
-        return result
+        async def run_child(task: str) -> str:
+            try:
+                result = await agent.run(task)
+            except AgentRunError as exc:
+                raise RuntimeError(f"agent {agent.name} stopped: {exc}") from exc
+            return str(result.output) if result.ok else f"[{result.status}] {result.error}"
+
+        run_child.__doc__ = f"{description or f'Ask the {agent.name} agent.'}\n\nArgs:\n    task: what to ask it."
+        return make_tool(run_child, name=name or agent.name.lower(), timeout=timeout or agent.timeout)
 
 
-def _fanout(sinks: list[Callable[[Event], None]]) -> Callable[[Event], None]:
-    if not sinks:
-        return lambda event: None
-    if len(sinks) == 1:
-        return sinks[0]
+class AgentHooks(Policy):
+    """The Agent's own hook methods as the innermost policy of its chain."""
 
-    def emit(event: Event) -> None:
-        for sink in sinks:
-            sink(event)
+    name = "agent"
 
-    return emit
+    def __init__(self, agent: Agent[Any, Any]) -> None:
+        self.agent = agent
 
+    async def on_run_start(self, ctx: RunContext[Any]) -> None:
+        await self.agent.on_run_start(ctx)
 
-async def _race(coro: Any, timeout: float | None, cancel: asyncio.Event | None) -> None:
-    """Await `coro` under a timeout, cancelling it when `cancel` is set (then CancelledError is raised)."""
-    if cancel is None:
-        await asyncio.wait_for(coro, timeout)
-        return
-    work = asyncio.ensure_future(asyncio.wait_for(coro, timeout))
-    waiter = asyncio.ensure_future(cancel.wait())
-    try:
-        await asyncio.wait({work, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    except asyncio.CancelledError:
-        work.cancel()  # the caller was cancelled: stop the run too, and wait until it has stopped
-        with contextlib.suppress(asyncio.CancelledError):
-            await work
-        raise
-    finally:
-        waiter.cancel()
-    if not work.done():
-        work.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await work
-        raise asyncio.CancelledError
-    work.result()
+    async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: Any) -> ModelResponse:
+        request = await self.agent.before_model_call(ctx, request)
+        response = await call_next(request)
+        return await self.agent.after_model_call(ctx, response)
+
+    async def before_tool_call(self, ctx: RunContext[Any], call: ToolCall) -> ToolCall | Veto | None:
+        return await self.agent.before_tool_call(ctx, call)
+
+    async def after_tool_call(self, ctx: RunContext[Any], call: ToolCall, result: str, error: bool) -> None:
+        await self.agent.after_tool_call(ctx, call, result, error)
+
+    async def on_run_end(self, ctx: RunContext[Any], result: Any) -> None:
+        await self.agent.on_run_end(ctx, result)
 
 
-def _raise_for_status(result: RunResult[Any]) -> None:
-    errors: dict[str, type[AgentRunError]] = {
-        "max_steps": UsageLimitExceeded,
-        "timeout": RunTimeoutError,
-        "cancelled": RunCancelledError,
-    }
-    error_type = errors.get(result.status)
-    if error_type is not None:
-        raise error_type(result.error or result.status, result)
+def _checked_steps(value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise UserError(f"max_steps must be an integer of at least 1, got {value!r}")
+    return value
+
+
+def _checked_timeout(value: float | None) -> float | None:
+    if value is not None and (isinstance(value, bool) or not value > 0):
+        raise UserError(f"timeout must be a positive number of seconds or None, got {value!r}")
+    return value

@@ -31,6 +31,14 @@ class ModelError(AgentcoreError):
     """A model backend failed: the server answered an error, the output broke its schema, and so on."""
 
 
+class ModelUnavailableError(ModelError):
+    """The model cannot be reached or loaded (a server down, a missing file). Not retried: the run ends."""
+
+
+class ModelBackendError(ModelError):
+    """A backend raised an unexpected exception or returned something that is not a ModelResponse. Not retried."""
+
+
 class ContextOverflowError(ModelError):
     """The prompt does not fit in the model's context window (and no trimming policy could make it fit)."""
 
@@ -54,6 +62,11 @@ class AgentRunError(AgentcoreError):
     def __init__(self, message: str, partial: RunResult[Any] | None = None) -> None:
         super().__init__(message)
         self.partial = partial
+
+
+class ModelFailedError(AgentRunError, ModelError):
+    """The run ended because its model failed (unreachable, crashed, or returned garbage); `partial` holds the
+    run so far and `__cause__` the backend's error."""
 
 
 class UsageLimitExceeded(AgentRunError):

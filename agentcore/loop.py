@@ -1,7 +1,9 @@
 """The run loop as a small typed state machine: ModelTurn -> ToolTurn -> ModelTurn ... -> Finish.
 
-Each step is a short coroutine that returns the next step. The `Run` object holds the state; the Agent supplies
-model, toolset, hooks and policies. Nothing here blocks the event loop: models and sync tools run in threads.
+Each step is a short coroutine that returns the next step. `Run` holds the state; `RunDeps` is all the loop
+knows of its owner: the model, the toolset, the policy chain (the agent's own hooks are its innermost policy),
+the settings and the output parser. The loop never sees the Agent. Nothing here blocks the event loop: models
+and sync tools run in threads.
 """
 
 from __future__ import annotations
@@ -9,40 +11,61 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
 from agentcore.context import RunContext
-from agentcore.errors import ContextOverflowError, ModelError, ModelRetry
-from agentcore.events import Event, ModelCalled, Notice, ToolCalled
+from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
+from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted
 from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
-from agentcore.policy import CallModel, Veto
+from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
 
 if TYPE_CHECKING:
-    from agentcore.agent import Agent
+    from agentcore.models.base import Model
+    from agentcore.tools.toolset import Toolset
+
+
+@dataclass(frozen=True, slots=True)
+class LoopSettings:
+    max_steps: int = 8
+    max_tokens: int = 256
+    retries: int = 2  # model-output and final-answer retries; tools have their own (Toolset.tool_settings)
+    think: int = 0
+    output_schema: dict[str, Any] | None = None
+    constrain_final: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RunDeps:
+    """What a run needs from whoever started it."""
+
+    model: Model
+    toolset: Toolset
+    chain: Chain
+    settings: LoopSettings
+    parse_output: Callable[[str], Any]
 
 
 @dataclass(slots=True)
 class Run:
     """Mutable state of one run."""
 
-    agent: Agent[Any, Any]
+    deps: RunDeps
     ctx: RunContext[Any]
     specs: tuple[ToolSpec, ...]
     messages: list[Message]
     emit: Callable[[Event], None]
-    max_steps: int
     steps: list[Step] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
     ledger: Ledger = field(default_factory=Ledger)
     seen_calls: dict[str, str] = field(default_factory=dict)
     failed_calls: set[str] = field(default_factory=set)
-    retries: dict[str, int] = field(default_factory=dict)
+    tool_retries: dict[str, int] = field(default_factory=dict)  # per tool name
+    output_retries: dict[str, int] = field(default_factory=dict)  # "model" output, "output" type
     final_only: bool = False
     excluded: frozenset[str] = frozenset()
+    offered: frozenset[str] = frozenset()  # the tools of the last turn's request: nothing else may run
     repeats: int = 0
     forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
     forced_once: bool = False
@@ -50,6 +73,12 @@ class Run:
     output: Any = None
     status: RunStatus = "completed"
     error: str | None = None
+    failure: BaseException | None = None  # what ended the run abnormally (re-raised by the owner)
+    model_name: str = ""
+
+    @property
+    def usage(self) -> Usage:
+        return self.ctx.usage  # child runs add theirs here too
 
     def notice(self, message: str, **data: Any) -> None:
         self.ctx.record("notice", message=message, **data)
@@ -59,19 +88,22 @@ class Run:
 @dataclass(frozen=True, slots=True)
 class ModelTurn:
     async def execute(self, run: Run) -> NextStep:
-        if len(run.steps) >= run.max_steps:
-            return Finish("max_steps", f"stopped after max_steps={run.max_steps} model turns")
+        if len(run.steps) >= run.deps.settings.max_steps:
+            return Finish("max_steps", f"stopped after max_steps={run.deps.settings.max_steps} model turns")
         run.ctx.step = len(run.steps) + 1
         request = build_request(run)
-        started = time.perf_counter()
+        run.offered = frozenset(spec.name for spec in request.tools)
+        at, started = time.time(), time.perf_counter()
         try:
             response = await call_model(run, request)
-        except ContextOverflowError as exc:
+        except (ContextOverflowError, ModelUnavailableError, ModelBackendError) as exc:
+            run.failure = None if isinstance(exc, ContextOverflowError) else exc
             return Finish("error", str(exc))
         except ModelError as exc:
-            return retry_or_finish(run, "model", "the model output", str(exc))
-        seconds = time.perf_counter() - started
-        record_model_step(run, response, seconds)
+            return retry_output(run, "model", "the model output", str(exc))
+        finally:
+            run.ledger.model_seconds += time.perf_counter() - started  # failed and cancelled calls count too
+        record_model_step(run, response, time.perf_counter() - started, at)
         if response.tool_call is not None:
             return ToolTurn(response.tool_call, response.raw)
         return FinalTurn(response.content or "", response.raw)
@@ -86,31 +118,32 @@ class ToolTurn:
         step = run.steps[-1]
         step.call = self.call
         run.messages.append(prompting.assistant_turn(self.call, None, self.raw))
+        if self.call.name not in run.offered:
+            return refuse_unoffered(run, self.call)
         signature = self.call.signature()
         if signature in run.seen_calls:
             return repeated(run, self.call, signature)
-        decision = await before_tool(run, self.call)
+        decision = await run.deps.chain.before_tool(run.ctx, self.call)
         if isinstance(decision, Veto):
-            run.notice(f"tool call vetoed: {decision.reason}", call=signature)
-            if decision.stop:
-                return Finish("blocked", decision.reason)
-            run.messages.append(prompting.retry_message(run.ctx.task, f"Calling {self.call.name}", decision.reason))
-            return ModelTurn()
-        call = decision
-        result, error, retry = await execute_tool(run, call, step)
-        if retry:
-            return retry_or_finish(run, call.name, f"Calling {call.name}", result)
-        run.seen_calls[call.signature()] = result
-        if error:
-            run.failed_calls.add(call.signature())
-        else:
-            run.plan.advance(result)
-        run.retries.pop(call.name, None)  # retry limits count consecutive failures
-        for policy in run.agent.policies:
-            await policy.after_tool_call(run.ctx, call, result, error)
-        await run.agent.after_tool_call(run.ctx, call, result, error)
-        run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan))
-        return ModelTurn()
+            return vetoed(run, self.call, decision)
+        if decision.name not in {spec.name for spec in run.specs}:
+            return vetoed(run, self.call, Veto(f"tool {decision.name!r} is not available in this run"))
+        return await run_tool(run, decision, step)
+
+
+async def run_tool(run: Run, call: ToolCall, step: Step) -> NextStep:
+    result, error, retry = await execute_tool(run, call, step)
+    if retry:
+        return retry_tool(run, call.name, f"Calling {call.name}", result)
+    run.seen_calls[call.signature()] = result
+    if error:
+        run.failed_calls.add(call.signature())
+    else:
+        run.plan.advance(result)
+    run.tool_retries.pop(call.name, None)  # retry limits count consecutive failures
+    await run.deps.chain.after_tool(run.ctx, call, result, error)
+    run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan))
+    return ModelTurn()
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +161,9 @@ class FinalTurn:
             run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
             return ModelTurn()
         try:
-            run.output = run.agent.parse_output(self.content)
+            run.output = run.deps.parse_output(self.content)
         except ModelRetry as exc:
-            return retry_or_finish(run, "output", "The final answer", str(exc))
+            return retry_output(run, "output", "The final answer", str(exc))
         return Finish("completed", None)
 
 
@@ -157,8 +190,9 @@ async def drive(run: Run) -> None:
 
 def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     """A repeated identical call: tell the model and take that tool out of the next turn's grammar.
-    A second repeat, or a repeat of a call that failed, allows only a final answer: a small model that retries a
-    failed call unchanged is usually calling a tool the task does not need ("calculator('capital(France)')")."""
+    A second repeat, or a repeat of a call that failed (or was refused), allows only a final answer: a small
+    model that retries a failed call unchanged is usually calling a tool the task does not need
+    ("calculator('capital(France)')")."""
     run.repeats += 1
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
     run.excluded = frozenset({call.name})
@@ -171,6 +205,30 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     return ModelTurn()
 
 
+def vetoed(run: Run, call: ToolCall, veto: Veto) -> NextStep:
+    """A refused call is remembered like a failed one, so asking again is caught as a repeat."""
+    signature = call.signature()
+    run.notice(f"tool call vetoed: {veto.reason}", call=signature)
+    if veto.stop:
+        return Finish("blocked", veto.reason)
+    run.seen_calls[signature] = f"refused: {veto.reason}"
+    run.failed_calls.add(signature)
+    step = run.steps[-1]
+    step.result, step.tool_error = run.seen_calls[signature], True
+    run.messages.append(prompting.retry_message(run.ctx.task, f"Calling {call.name}", veto.reason))
+    return ModelTurn()
+
+
+def refuse_unoffered(run: Run, call: ToolCall) -> NextStep:
+    """A tool this turn did not offer (hidden by a policy, excluded, or unknown) never runs, whoever chose it:
+    a custom model or an `after_model_call` hook cannot bypass `filter_tools`."""
+    offered = ", ".join(sorted(run.offered)) or "none"
+    run.notice("the model called a tool that was not offered; refused", call=call.signature())
+    return retry_output(
+        run, "model", f"Calling {call.name}", f"tool {call.name!r} is not available (offered: {offered})"
+    )
+
+
 def unused_named_tools(run: Run) -> list[str]:
     """Tools the task names ("use the calculator") that the run has not called; checked once per run."""
     if run.forced_once or run.final_only:
@@ -181,6 +239,7 @@ def unused_named_tools(run: Run) -> list[str]:
 
 
 def build_request(run: Run) -> ModelRequest:
+    settings = run.deps.settings
     tools = () if run.final_only else tuple(s for s in run.specs if s.name not in run.excluded)
     forced, run.forced, run.excluded = run.forced, None, frozenset()
     if forced and not run.final_only:
@@ -188,75 +247,87 @@ def build_request(run: Run) -> ModelRequest:
     return ModelRequest(
         messages=tuple(run.messages),
         tools=tools,
-        output_schema=run.agent.output_schema(),
+        output_schema=settings.output_schema,
         allow_final=not (forced and tools) and not (run.plan.done and run.plan.remaining and tools),
-        max_tokens=run.agent.max_tokens,
-        think=run.agent.think,
-        constrain=bool(run.specs) or run.agent.output_schema() is not None or run.agent.constrain_final,
+        max_tokens=settings.max_tokens,
+        think=settings.think,
+        constrain=bool(run.specs) or settings.output_schema is not None or settings.constrain_final,
     )
 
 
 async def call_model(run: Run, request: ModelRequest) -> ModelResponse:
-    agent = run.agent
-    request = await agent.before_model_call(run.ctx, request)
+    """The request through the policy chain to the model the chain chose (`request.model`) or the run's own."""
 
     async def base(req: ModelRequest) -> ModelResponse:
-        return await agent.resolve_model().complete(req)
+        model = req.model or run.deps.model
+        run.model_name = model.name
+        try:
+            response = await model.complete(req)
+        except (ModelError, AssertionError):  # AssertionError: a test model failing its test, shown as it is
+            raise
+        except Exception as exc:  # a backend's own failure ends the run with a typed error, not a raw one
+            raise ModelBackendError(f"model {model.name} failed: {type(exc).__name__}: {exc}") from exc
+        return checked(response, f"model {model.name}")
 
-    call_next: CallModel = base
-    for policy in reversed(agent.policies):
-        call_next = partial(policy.wrap_model_turn, run.ctx, call_next=call_next)
-    response = await call_next(request)
-    return await agent.after_model_call(run.ctx, response)
+    return checked(await run.deps.chain.model_turn(run.ctx, base)(request), "the model-turn hooks")
 
 
-def record_model_step(run: Run, response: ModelResponse, seconds: float) -> None:
+def checked(response: Any, source: str) -> ModelResponse:
+    if not isinstance(response, ModelResponse):
+        raise ModelBackendError(f"{source} returned {type(response).__name__}, not a ModelResponse")
+    return response
+
+
+def record_model_step(run: Run, response: ModelResponse, seconds: float, at: float) -> None:
     usage = response.usage
     run.usage.add(usage)
-    run.ctx.usage.add(usage)
-    run.ledger.model_seconds += seconds
     run.steps.append(Step(index=run.ctx.step, usage=usage, model_seconds=seconds, content=response.content))
-    run.emit(ModelCalled(run.ctx.run_id, run.ctx.step, usage, seconds, response.tool_call, response.content))
-
-
-async def before_tool(run: Run, call: ToolCall) -> ToolCall | Veto:
-    for hook in [*(p.before_tool_call for p in run.agent.policies), run.agent.before_tool_call]:
-        decision = await hook(run.ctx, call)
-        if isinstance(decision, Veto):
-            return decision
-        if decision is not None:
-            call = decision
-    return call
+    run.emit(
+        ModelCalled(
+            run.ctx.run_id, run.ctx.step, usage, seconds, response.tool_call, response.content, run.model_name, at=at
+        )
+    )
 
 
 async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool, bool]:
     """(result text, error, retry). Exceptions never escape: the model sees them and carries on."""
     step.call = call
-    started = time.perf_counter()
+    at, started = time.time(), time.perf_counter()
+    run.emit(ToolStarted(run.ctx.run_id, run.ctx.step, call, at=at))
     error = retry = False
     try:
-        value = await run.agent.toolset.call_tool(call.name, call.arguments, run.ctx)
+        value = await run.deps.toolset.call_tool(call.name, call.arguments, run.ctx)
         result = prompting.format_result(value)
     except ModelRetry as exc:
         result, retry = str(exc), True
     except TimeoutError:
-        timeout, _ = run.agent.toolset.tool_settings(call.name)
+        timeout, _ = run.deps.toolset.tool_settings(call.name)
         result, error = f"timed out after {timeout}s", True
-    except Exception as exc:  # a crashing tool must not crash the run
+    except (Exception, SystemExit) as exc:  # a crashing tool (even sys.exit) must not end the run or the process
         result, error = f"{type(exc).__name__}: {exc}", True
-    seconds = time.perf_counter() - started
+    finally:
+        seconds = time.perf_counter() - started
+        run.ledger.tool_seconds += seconds  # an interrupted tool's time is the tool's, not the framework's
     step.result, step.tool_error, step.tool_seconds = result, error, seconds
-    run.ledger.tool_seconds += seconds
-    run.emit(ToolCalled(run.ctx.run_id, run.ctx.step, call, result, seconds, error or retry))
+    run.emit(ToolCalled(run.ctx.run_id, run.ctx.step, call, result, seconds, error or retry, at=at))
     return result, error, retry
 
 
-def retry_or_finish(run: Run, key: str, what: str, message: str) -> NextStep:
-    """Send the problem back to the model, a bounded number of times per tool / output."""
-    run.retries[key] = run.retries.get(key, 0) + 1
-    limit = run.agent.toolset.tool_settings(key)[1] if key not in ("model", "output") else run.agent.retries
-    if run.retries[key] > limit:
-        return Finish("error", f"{what} failed {run.retries[key]} times: {message}")
-    run.notice(f"retry: {what} failed: {message}", attempt=run.retries[key])
+def retry_tool(run: Run, name: str, what: str, message: str) -> NextStep:
+    """A tool's arguments were rejected: bounded per tool by its own `max_retries`."""
+    run.tool_retries[name] = count = run.tool_retries.get(name, 0) + 1
+    return _retry(run, count, run.deps.toolset.tool_settings(name)[1], what, message)
+
+
+def retry_output(run: Run, key: str, what: str, message: str) -> NextStep:
+    """The model's output broke (unparseable, wrong output type, a tool not offered): bounded by `retries`."""
+    run.output_retries[key] = count = run.output_retries.get(key, 0) + 1
+    return _retry(run, count, run.deps.settings.retries, what, message)
+
+
+def _retry(run: Run, count: int, limit: int, what: str, message: str) -> NextStep:
+    if count > limit:
+        return Finish("error", f"{what} failed {count} times: {message}")
+    run.notice(f"retry: {what} failed: {message}", attempt=count)
     run.messages.append(prompting.retry_message(run.ctx.task, what, message))
     return ModelTurn()

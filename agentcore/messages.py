@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:
+    from agentcore.models.base import Model
 
 Role = Literal["system", "user", "assistant"]
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    role: Role
-    content: str
+MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
+SectionKind = Literal["instructions", "rules", "tools", "block"]
+NoticeKind = Literal["retry", "repeat", "missing_tool", "review"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,117 @@ class ToolSpec:
     name: str
     description: str
     parameters: dict[str, Any]
+
+
+# -- typed message parts: what a message says, as fields. `agentcore.prompting` alone renders them as text. ----
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One paragraph group of the system prompt: the agent's instructions, the fixed tool rules, the tool list,
+    or a policy's block (advice, experience)."""
+
+    kind: SectionKind
+    text: str = ""
+    tools: tuple[ToolSpec, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SystemPart:
+    kind: ClassVar[MessageKind] = "system"
+    sections: tuple[Section, ...]
+
+    def texts(self, *kinds: SectionKind) -> list[str]:
+        return [s.text for s in self.sections if s.kind in kinds and s.text]
+
+    def tools(self) -> tuple[ToolSpec, ...]:
+        return tuple(spec for s in self.sections if s.kind == "tools" for spec in s.tools)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskPart:
+    """The user's task; with a step plan its first step is named too."""
+
+    kind: ClassVar[MessageKind] = "task"
+    task: str
+    steps: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CallPart:
+    """An assistant turn that called a tool. `raw` is the model's exact text (it keeps the KV prefix exact)."""
+
+    kind: ClassVar[MessageKind] = "call"
+    call: ToolCall
+    raw: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FinalPart:
+    kind: ClassVar[MessageKind] = "final"
+    content: str
+    raw: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A step plan's state when an observation was written: `done` of `total` steps, the next one, and the short
+    results carried into it."""
+
+    done: int
+    total: int
+    current: str | None
+    results: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationPart:
+    """The user turn after a tool call. `guidance=False` drops the closing lines (what is done, the task, the
+    decision to make): policies that shorten old observations set it."""
+
+    kind: ClassVar[MessageKind] = "observation"
+    task: str
+    call: ToolCall
+    result: str
+    error: bool = False
+    progress: Progress | None = None
+    guidance: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class NoticePart:
+    """A loop notice to the model: a retry (`what` failed with `message`), a repeated call (`call` had `result`,
+    `latest` is the newest good result), a missing named tool (`names`), or a reviewer's objection."""
+
+    kind: ClassVar[MessageKind] = "notice"
+    notice: NoticeKind
+    task: str
+    what: str = ""
+    message: str = ""
+    call: ToolCall | None = None
+    result: str = ""
+    latest: str | None = None
+    names: tuple[str, ...] = ()
+
+
+Part = SystemPart | TaskPart | CallPart | FinalPart | ObservationPart | NoticePart
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A chat message. `content` is what a backend sees; `part`, when set, is what it says as typed fields.
+
+    Messages the loop writes always carry a part, rendered by `agentcore.prompting` (the only place that turns
+    fields into text); policies read and edit the part and re-render it. A message without a part is plain text.
+    """
+
+    role: Role
+    content: str
+    part: Part | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def kind(self) -> MessageKind:
+        return self.part.kind if self.part is not None else "text"
 
 
 @dataclass(slots=True)
@@ -88,3 +199,6 @@ class ModelRequest:
     max_tokens: int = 256
     constrain: bool = True
     think: int = 0  # > 0: every turn starts with a "thought" string of at most this many characters
+    # The model for this turn when a policy chose one (routing tiers); None: the run's model. Policies after the
+    # one that chose still run: the choice travels with the request down the chain.
+    model: Model | None = None

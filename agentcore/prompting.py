@@ -5,6 +5,9 @@ Measured on Qwen2.5-Coder-0.5B: prompt and turn design matter as much as the gra
 - the conversation is append-only: assistant turns are the model's own JSON, observations are user turns;
 - each observation restates the task and shows the latest result last, where a small model attends;
 - nothing else is added per step, so the prompt grows by a few dozen tokens a step.
+
+Every message the loop writes is a typed part (`agentcore.messages`); `render` here is the only place that turns
+parts into text. Policies edit parts and call `render` again, so a wording change here cannot break them.
 """
 
 from __future__ import annotations
@@ -14,7 +17,21 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.messages import Message, ToolCall, ToolSpec
+from agentcore.messages import (
+    CallPart,
+    FinalPart,
+    Message,
+    NoticePart,
+    ObservationPart,
+    Part,
+    Progress,
+    Role,
+    Section,
+    SystemPart,
+    TaskPart,
+    ToolCall,
+    ToolSpec,
+)
 from agentcore.steps import StepPlan
 
 RESULT_CHARS = 600
@@ -64,16 +81,33 @@ def tool_signature(spec: ToolSpec) -> str:
     return f"- {spec.name}({', '.join(args)}): {description}"
 
 
-def system_prompt(instructions: str, tools: Sequence[ToolSpec], extra: Sequence[str] = ()) -> str:
-    parts = [instructions.strip()] if instructions.strip() else []
+def system_sections(instructions: str, tools: Sequence[ToolSpec], extra: Sequence[str] = ()) -> tuple[Section, ...]:
+    sections = [Section("instructions", instructions.strip())] if instructions.strip() else []
     if tools:
         # Stable text first: the rules are the same for every run, so the KV cache serves them to the next run too.
-        parts.append(BASE_RULES)
-        parts.append("Tools:\n" + "\n".join(tool_signature(spec) for spec in tools))
+        sections.append(Section("rules", BASE_RULES))
+        sections.append(Section("tools", tools=tuple(tools)))
     else:
-        parts.append('Reply with one JSON object: {"final_answer": ...}.')
-    parts.extend(block for block in extra if block)
-    return "\n\n".join(parts)
+        sections.append(Section("rules", FINAL_ONLY_RULE))
+    sections.extend(Section("block", block) for block in extra if block)
+    return tuple(sections)
+
+
+FINAL_ONLY_RULE = 'Reply with one JSON object: {"final_answer": ...}.'
+
+
+def system_message(instructions: str, tools: Sequence[ToolSpec], extra: Sequence[str] = ()) -> Message:
+    return render(SystemPart(system_sections(instructions, tools, extra)))
+
+
+def system_prompt(instructions: str, tools: Sequence[ToolSpec], extra: Sequence[str] = ()) -> str:
+    return system_message(instructions, tools, extra).content
+
+
+def _section_text(section: Section) -> str:
+    if section.kind == "tools":
+        return "Tools:\n" + "\n".join(tool_signature(spec) for spec in section.tools)
+    return section.text
 
 
 def _carry(results: Sequence[str]) -> str:
@@ -88,26 +122,34 @@ def _carry(results: Sequence[str]) -> str:
     return f" The results to use are {', '.join(short[:-1])} and {short[-1]}."
 
 
+FIRST_STEP = "This task has {n} steps. Step 1: {step}. Call a tool for it."
+
+
 def task_message(task: str, plan: StepPlan | None = None) -> Message:
     """The task; with a plan also its first step, so a small model does not start with the last one."""
-    if plan is None or plan.current is None:
-        return Message("user", f"Task: {task}")
-    return Message("user", f"Task: {task}\n{FIRST_STEP.format(n=len(plan.steps), step=plan.current)}")
+    steps = plan.steps if plan is not None and plan.current is not None else ()
+    return render(TaskPart(task, steps))
 
 
-FIRST_STEP_MARK = "\nThis task has "
-FIRST_STEP = FIRST_STEP_MARK.lstrip("\n") + "{n} steps. Step 1: {step}. Call a tool for it."
+def _task_text(part: TaskPart) -> str:
+    if not part.steps:
+        return f"Task: {part.task}"
+    return f"Task: {part.task}\n{FIRST_STEP.format(n=len(part.steps), step=part.steps[0])}"
 
 
 def assistant_turn(call: ToolCall | None, content: str | None, raw: str = "") -> Message:
     """The model's own turn: its exact text when we have it (the next prompt then extends the KV cache exactly),
     else the canonical JSON of the call or answer (scripted models)."""
+    return render(CallPart(call, raw) if call is not None else FinalPart(content or "", raw))
+
+
+def _assistant_text(call: ToolCall | None, content: str | None, raw: str) -> str:
     if raw.strip():
-        return Message("assistant", raw.strip())
+        return raw.strip()
     body: dict[str, Any] = (
         {"tool": call.name, "arguments": call.arguments} if call is not None else {"final_answer": content}
     )
-    return Message("assistant", json.dumps(body, ensure_ascii=False))
+    return json.dumps(body, ensure_ascii=False)
 
 
 def clip(text: str, limit: int = RESULT_CHARS) -> str:
@@ -124,42 +166,46 @@ def observation(
     The arguments are not repeated there (they are in the call just above): on the 48 bench tasks that saved
     18 prompt tokens per task at the same success. An error names them, since they are what to fix.
     """
-    if error:
+    progress = None
+    if plan is not None and plan.active:
+        progress = Progress(plan.done, len(plan.steps), plan.current, tuple(plan.results))
+    return render(ObservationPart(task, call, result, error, progress))
+
+
+def _observation_text(part: ObservationPart) -> str:
+    call, result = part.call, clip(part.result)
+    if part.error:
         args = json.dumps(call.arguments, ensure_ascii=False)
-        return Message(
-            "user",
-            f"Error from {call.name}({args}):\n{clip(result)}\nOriginal task: {task}\n"
-            "Fix the arguments and call again, use another tool, or reply with the final_answer.",
+        guidance = (
+            f"\nOriginal task: {part.task}\n"
+            "Fix the arguments and call again, use another tool, or reply with the final_answer."
         )
-    return Message("user", f"Result of {call.name}:\n{clip(result)}\n{_progress(call.name, task, plan)}")
+        return f"Error from {call.name}({args}):\n{result}" + (guidance if part.guidance else "")
+    guidance = "\n" + _progress(call.name, part.task, part.progress)
+    return f"Result of {call.name}:\n{result}" + (guidance if part.guidance else "")
 
 
-def _progress(done: str, task: str, plan: StepPlan | None) -> str:
+def _progress(done: str, task: str, plan: Progress | None) -> str:
     """What is done and the one decision left. With a plan (the task's own "then" steps) the next step is named,
     and the loop allows no final answer until every step has had a successful call."""
-    head = f"Done: {done}. Original task: {task}\n"  # policies.context finds the result's end by this line
-    if plan is None or not plan.active:
+    head = f"Done: {done}. Original task: {task}\n"
+    if plan is None:
         return head + (
             "If the result answers the task, reply with the final_answer now."
             " Otherwise do the next step with another tool."
         )
     if plan.current is not None:
         return head + (
-            f"That was step {plan.done} of {len(plan.steps)}. Next step: {plan.current}.{_carry(plan.results)}"
+            f"That was step {plan.done} of {plan.total}. Next step: {plan.current}.{_carry(plan.results)}"
             " Call a tool for it."
         )
-    return head + f"All {len(plan.steps)} steps are done. Reply with the final_answer now, using this result."
+    return head + f"All {plan.total} steps are done. Reply with the final_answer now, using this result."
 
 
 def repeated_call_notice(task: str, call: ToolCall, result: str, latest: str | None = None) -> Message:
     """`latest` is the newest successful result: small models answer with it far more often when it is repeated
     here (otherwise the notice can end on an old error)."""
-    good = f"\nLatest good result: {clip(latest)}" if latest is not None and latest != result else ""
-    return Message(
-        "user",
-        f"You already called {call.name} with these arguments; the result was: {clip(result)}{good}\n"
-        f"Task: {task}\nUse the results: call a different tool for the next step, or reply with the final_answer.",
-    )
+    return render(NoticePart("repeat", task, call=call, result=result, latest=latest))
 
 
 def named_tools(task: str, tools: Sequence[ToolSpec]) -> list[str]:
@@ -169,21 +215,79 @@ def named_tools(task: str, tools: Sequence[ToolSpec]) -> list[str]:
 
 
 def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
-    return Message(
-        "user",
-        f"The task asks you to use {', '.join(names)}, which you have not called yet.\n"
-        f"Original task: {task}\nCall it now with the values you have.",
-    )
+    return render(NoticePart("missing_tool", task, names=tuple(names)))
 
 
 def retry_message(task: str, what: str, message: str) -> Message:
-    return Message("user", f"{what} failed: {message}\nTask: {task}\nTry again.")
+    return render(NoticePart("retry", task, what=what, message=message))
+
+
+def review_notice(task: str, issue: str) -> Message:
+    """A reviewer's objection to a final answer (the advisor's review-then-revise mode)."""
+    return render(NoticePart("review", task, message=issue))
+
+
+def _notice_text(part: NoticePart) -> str:
+    task = part.task
+    if part.notice == "repeat" and part.call is not None:
+        good = f"\nLatest good result: {clip(part.latest)}" if part.latest not in (None, part.result) else ""
+        return (
+            f"You already called {part.call.name} with these arguments; the result was: {clip(part.result)}{good}\n"
+            f"Task: {task}\nUse the results: call a different tool for the next step, or reply with the final_answer."
+        )
+    if part.notice == "missing_tool":
+        return (
+            f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
+            f"Original task: {task}\nCall it now with the values you have."
+        )
+    if part.notice == "review":
+        return (
+            f"A reviewer found a problem with that answer: {part.message}\nTask: {task}\n"
+            "Reply with a corrected final_answer."
+        )
+    return f"{part.what} failed: {part.message}\nTask: {task}\nTry again."
+
+
+_ROLES: dict[str, Role] = {
+    "system": "system",
+    "task": "user",
+    "call": "assistant",
+    "final": "assistant",
+    "observation": "user",
+    "notice": "user",
+}
+
+
+def text_of(part: Part) -> str:
+    """The text a backend sees for `part`: the one place where message fields become words."""
+    if isinstance(part, SystemPart):
+        return "\n\n".join(_section_text(s) for s in part.sections)
+    if isinstance(part, TaskPart):
+        return _task_text(part)
+    if isinstance(part, CallPart):
+        return _assistant_text(part.call, None, part.raw)
+    if isinstance(part, FinalPart):
+        return _assistant_text(None, part.content, part.raw)
+    if isinstance(part, ObservationPart):
+        return _observation_text(part)
+    return _notice_text(part)
+
+
+def render(part: Part) -> Message:
+    """A message for `part`, its text rendered here. Rendering is deterministic: an unchanged history renders to
+    the same tokens at every step, so the KV prefix stays cached."""
+    return Message(_ROLES[part.kind], text_of(part), part)
 
 
 def format_result(value: Any) -> str:
     """Tool return values as text for the model: strings as-is, everything else as compact JSON."""
     if isinstance(value, str):
         return value
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return f"<{len(value)} bytes of binary data>"
     try:
         return json.dumps(value, ensure_ascii=False, default=str)
     except (TypeError, ValueError):

@@ -58,6 +58,8 @@ class RunResult(Generic[OutputT]):
     messages: list[Message]
     error: str | None = None
     trace: list[dict[str, Any]] = field(default_factory=list)
+    parent_run_id: str | None = None  # set when this run ran inside another (an agent used as a tool)
+    trace_id: str = ""
 
     @property
     def ok(self) -> bool:

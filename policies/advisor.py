@@ -226,11 +226,7 @@ class Advisor(Policy):
             messages=(
                 *request.messages,
                 prompting.assistant_turn(None, answer),
-                Message(
-                    "user",
-                    f"A reviewer found a problem with that answer: {issue}\nTask: {ctx.task}\n"
-                    "Reply with a corrected final_answer.",
-                ),
+                prompting.review_notice(ctx.task, issue),
             ),
         )
         revised = await call_next(revised_request)

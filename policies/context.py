@@ -10,9 +10,8 @@ matter less than new ones, so:
   closing instruction steer only the turn right after them (Agent-Omit's redundant observation parts). The
   task message and the recent observations keep the task, so no constraint is lost.
 
-Only the result and the guidance inside an observation are rewritten: its head is kept as it is.
-Observations are recognised by rendering `prompting.observation` around a marker, so the trimmer follows the
-loop's turn design instead of parsing it with patterns.
+Observations are the loop's typed `ObservationPart`s: the trimmer edits their `result` and `guidance` fields
+and `agentcore.prompting.render` writes the text again, so no wording is parsed here.
 
 Measured (`python -m bench.optimizer_bench`, replayed 10-step run): trimming cuts prompt tokens but costs
 evaluated ones (the cut re-evaluates what follows it), so it is off by default; it is for long runs that
@@ -27,17 +26,14 @@ moves.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from agentcore import prompting
 from agentcore.context import RunContext
-from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall
+from agentcore.messages import Message, ModelRequest, ModelResponse, ObservationPart, TaskPart
 from agentcore.policy import CallModel, Policy
-
-_MARK = "\x00RESULT\x00"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,73 +53,34 @@ class TrimConfig:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """One observation message split around its tool result: `head + result + tail == content`."""
+    """One observation message of a prompt: its index, its part, and the result as shown (clipped)."""
 
     index: int
-    call: ToolCall
-    error: bool
-    head: str
-    result: str
-    tail: str
+    part: ObservationPart
 
-    def with_result(self, message: Message, result: str, *, guidance: bool = True) -> Message:
-        return replace(message, content=self.head + result + (self.tail if guidance else ""))
+    @property
+    def call(self) -> Any:
+        return self.part.call
+
+    @property
+    def result(self) -> str:
+        return prompting.clip(self.part.result)
+
+    def with_result(self, result: str, *, guidance: bool = True) -> Message:
+        return prompting.render(replace(self.part, result=result, guidance=self.part.guidance and guidance))
 
 
 def task_of(messages: Sequence[Message]) -> str | None:
-    """The task text of the loop's task message (the first user message in its shape), or None."""
-    head, _, tail = prompting.task_message(_MARK).content.partition(_MARK)
+    """The task of the loop's first task message, or None."""
     for message in messages:
-        text = message.content.split(prompting.FIRST_STEP_MARK)[0]  # a plan's first step follows the task
-        if message.role == "user" and text.startswith(head) and text.endswith(tail):
-            return text[len(head) : len(text) - len(tail)]
-    return None
-
-
-def _call_of(message: Message) -> ToolCall | None:
-    """The tool call of an assistant turn written by the loop (canonical JSON), else None."""
-    if message.role != "assistant" or not message.content.startswith("{"):
-        return None
-    try:
-        data = json.loads(message.content)
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("arguments"), dict) or "tool" not in data:
-        return None
-    call = ToolCall(str(data["tool"]), data["arguments"])
-    return call if prompting.assistant_turn(call, None) == message else None
-
-
-def _split(index: int, message: Message, call: ToolCall, task: str) -> Observation | None:
-    """Split around the result. The tail's start is found from the template, its end is the message's end:
-    with a step plan the closing lines name the next step, which the plain template does not know. An
-    observation whose guidance was already omitted has no tail."""
-    text = message.content
-    for error in (False, True):
-        head, _, tail = prompting.observation(task, call, _MARK, error=error).content.partition(_MARK)
-        if not text.startswith(head):
-            continue
-        tail_start = tail.split(task)[0]  # "\nDone: name. Original task: " up to the task
-        cut = text.rfind(tail_start)
-        if cut < len(head):
-            cut = len(text)
-        return Observation(index, call, error, head, text[len(head) : cut], text[cut:])
+        if isinstance(message.part, TaskPart):
+            return message.part.task
     return None
 
 
 def observations(messages: Sequence[Message]) -> list[Observation]:
-    """The tool observations among `messages`, oldest first: user turns right after a loop tool-call turn."""
-    task = task_of(messages)
-    if task is None:
-        return []
-    found = []
-    for i in range(1, len(messages)):
-        call = _call_of(messages[i - 1])
-        if call is not None and messages[i].role == "user":
-            obs = _split(i, messages[i], call, task)
-            if obs is not None:
-                found.append(obs)
-    return found
+    """The tool observations among `messages`, oldest first."""
+    return [Observation(i, m.part) for i, m in enumerate(messages) if isinstance(m.part, ObservationPart)]
 
 
 def trim_count(n_observations: int, config: TrimConfig) -> int:
@@ -154,7 +111,7 @@ def trim_observations(messages: Sequence[Message], config: TrimConfig | None = N
             else:
                 short = f"[older result, shortened] {one_line(obs.result, config.summary_chars)}"
                 latest[key] = obs
-        out[obs.index] = obs.with_result(messages[obs.index], short, guidance=not config.omit_guidance)
+        out[obs.index] = obs.with_result(short, guidance=not config.omit_guidance)
     return out
 
 

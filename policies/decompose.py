@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from agentcore import context as run_context
+from agentcore.context import RunContext
 from agentcore.errors import AgentRunError, ModelError, RunTimeoutError, UserError
 from agentcore.messages import Message, ModelRequest, Usage
 from agentcore.policies.dag import (
@@ -88,6 +90,8 @@ class DecompositionResult:
     usage: Usage
     fallback_reason: str | None = None
     error: str | None = None
+    run_id: str = ""  # the decomposition's own run: every subtask run is its child, in its trace
+    trace_id: str = ""
 
     @property
     def ok(self) -> bool:
@@ -195,6 +199,23 @@ class Decomposer:
     ) -> DecompositionResult:
         """Plan (unless `plan` is given), run every subtask, synthesise. `tool_names` default: the tools of
         `make_agent`'s agent for the whole task."""
+        root = run_context.child_context(None, task)  # the subtask runs are its children: one trace, one tree
+        token = run_context.enter(root)
+        try:
+            return await self._run(task, make_agent, tool_names=tool_names, plan=plan, on_event=on_event, root=root)
+        finally:
+            run_context.leave(token)
+
+    async def _run(
+        self,
+        task: str,
+        make_agent: MakeAgent,
+        *,
+        tool_names: Sequence[str] | None,
+        plan: nx.DiGraph[str] | None,
+        on_event: EventSink | None,
+        root: RunContext[Any],
+    ) -> DecompositionResult:
         trace, usage = _Trace(on_event), Usage()
         dag, fallback_reason = plan, None
         if dag is None:
@@ -205,7 +226,9 @@ class Decomposer:
         for result in results.values():
             usage.add(result.usage)
         output, error = await self._synthesise(task, dag, results, trace, usage)
-        return DecompositionResult(task, output, dag, results, trace.events, usage, fallback_reason, error)
+        return DecompositionResult(
+            task, output, dag, results, trace.events, usage, fallback_reason, error, root.run_id, root.trace_id
+        )
 
     async def _plan_or_fallback(
         self, task: str, tool_names: Sequence[str], trace: _Trace, usage: Usage

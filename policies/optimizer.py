@@ -2,7 +2,7 @@
 
 What it rewrites, and what it never touches:
 
-- **Tool descriptions** (in the system prompt's `Tools:` block and in `request.tools`): examples, "e.g."
+- **Tool descriptions** (the system prompt's tool section and `request.tools`): examples, "e.g."
   clauses, code blocks, markdown and boilerplate ("This tool allows you to ...") go; with `max_sentences`,
   only the first sentences stay, plus every sentence that states a constraint ("only", "must", "never", ...).
 - **Instructions** (the rest of the system prompt): filler phrases go ("Please note that", "It is important").
@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
+from agentcore import prompting
 from agentcore.context import RunContext
-from agentcore.messages import Message, ModelRequest, ModelResponse, ToolSpec
+from agentcore.messages import Message, ModelRequest, ModelResponse, Section, SystemPart, ToolSpec
 from agentcore.policies.context import TrimConfig, observations, trim_observations
 from agentcore.policy import CallModel, Policy
 
@@ -185,63 +185,52 @@ def optimize_tools(specs: Iterable[ToolSpec], config: OptimizerConfig | None = N
     return tuple(compact_spec(spec, config) for spec in specs)
 
 
-def _split_signature(line: str) -> tuple[str, str] | None:
-    """`- name(args): description` -> ("- name(args): ", "description"). JSON strings in args are skipped."""
-    if not line.startswith("- ") or "(" not in line:
-        return None
-    depth, in_string, escaped = 0, False, False
-    for i, char in enumerate(line):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-            continue
-        if char == '"':
-            in_string = True
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth == 0 and line.startswith(": ", i + 1):
-                return line[: i + 3], line[i + 3 :]
-    return None
-
-
-def _compact_tool_block(paragraph: str, config: OptimizerConfig) -> str:
-    lines = paragraph.split("\n")
-    for i, line in enumerate(lines[1:], start=1):
-        parts = _split_signature(line)
-        if parts is not None:
-            lines[i] = parts[0] + compact_description(parts[1], config.max_sentences)
-    return "\n".join(lines)
-
-
-def _compress_paragraph(paragraph: str) -> str:
-    lines = paragraph.split("\n")
+def _compress_text(text: str) -> str:
+    lines = text.split("\n")
     out = [line if line.startswith("Task:") else remove_fillers(line) for line in lines]
     return "\n".join(" ".join(line.split()) if line.strip() else "" for line in out)
 
 
-@lru_cache(maxsize=256)
-def compress_system(content: str, config: OptimizerConfig) -> str:
-    """The system prompt, rewritten the same way every time it is seen (so its KV cache stays valid)."""
-    seen: set[str] = set()
-    out: list[str] = []
-    for paragraph in content.split("\n\n"):
+def _compress_section(section: Section, config: OptimizerConfig, seen: set[str]) -> Section | None:
+    """The section rewritten, or None when it only repeats paragraphs seen before."""
+    if section.kind == "tools":
+        tools = optimize_tools(section.tools, config) if config.compact_tools else section.tools
+        return replace(section, tools=tools)
+    kept: list[str] = []
+    for paragraph in section.text.split("\n\n"):
         key = " ".join(paragraph.split())
         if config.dedupe and key in seen and key:
             continue
         seen.add(key)
-        if config.compact_tools and paragraph.startswith("Tools:\n"):
-            out.append(_compact_tool_block(paragraph, config))
-        elif config.compress_instructions:
-            out.append(_compress_paragraph(paragraph))
+        kept.append(_compress_text(paragraph) if config.compress_instructions else paragraph)
+    return replace(section, text="\n\n".join(kept)) if kept else None
+
+
+def compress_system_part(part: SystemPart, config: OptimizerConfig) -> SystemPart:
+    """The system prompt's sections rewritten the same way every time (so its KV cache stays valid):
+    tool descriptions compacted, filler removed from instructions and blocks, repeated paragraphs dropped."""
+    seen: set[str] = set()
+    sections = (_compress_section(section, config, seen) for section in part.sections)
+    return SystemPart(tuple(section for section in sections if section is not None))
+
+
+_system_cache: dict[tuple[str, OptimizerConfig], Message] = {}
+
+
+def compress_system(message: Message, config: OptimizerConfig) -> Message:
+    """A system message compressed; a plain-text one (no typed part) only loses filler phrases."""
+    key = (message.content, config)
+    found = _system_cache.get(key)
+    if found is None:
+        if isinstance(message.part, SystemPart):
+            found = prompting.render(compress_system_part(message.part, config))
         else:
-            out.append(paragraph)
-    return "\n\n".join(out)
+            compressed = _compress_text(message.content) if config.compress_instructions else message.content
+            found = replace(message, content=compressed)
+        if len(_system_cache) > 256:
+            _system_cache.clear()
+        _system_cache[key] = found
+    return found
 
 
 def _dedupe_results(messages: list[Message], min_chars: int) -> list[Message]:
@@ -249,7 +238,7 @@ def _dedupe_results(messages: list[Message], min_chars: int) -> list[Message]:
     out = list(messages)
     for obs in observations(messages):
         earlier = "\n".join(m.content for m in messages[: obs.index])
-        paragraphs = obs.result.split("\n\n")
+        paragraphs = obs.part.result.split("\n\n")
         changed = [
             f"[{len(p)} characters repeated from earlier in this conversation: {' '.join(p.split()[:8])} ...]"
             if len(p) >= min_chars and p in earlier
@@ -257,7 +246,7 @@ def _dedupe_results(messages: list[Message], min_chars: int) -> list[Message]:
             for p in paragraphs
         ]
         if changed != paragraphs:
-            out[obs.index] = obs.with_result(messages[obs.index], "\n\n".join(changed))
+            out[obs.index] = obs.with_result("\n\n".join(changed))
     return out
 
 
@@ -266,7 +255,7 @@ def optimize_messages(messages: Sequence[Message], config: OptimizerConfig | Non
     config = config or OptimizerConfig()
     out = list(messages)
     if out and out[0].role == "system":
-        out[0] = replace(out[0], content=compress_system(out[0].content, config))
+        out[0] = compress_system(out[0], config)
     if config.dedupe:
         out = _dedupe_results(out, config.dedupe_min_chars)
     if config.trim is not None:

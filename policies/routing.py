@@ -6,7 +6,8 @@ Before the first turn it routes the task (5 factors, explained in the trace) and
   with any tool's name or the summary of its description ("convert" for unit_convert, "words" for word_count,
   "symbol" for a lookup over element symbols); otherwise the tools stay. Measured on the 48 bench tasks: names
   alone withheld the tools from 7 lookup tasks; with the descriptions, from none.
-- tier: with `tiers={"small": model_a, "large": model_b}`, every turn goes to the tier's model.
+- tier: with `tiers={"small": model_a, "large": model_b}`, every turn goes to the tier's model, chosen by
+  setting `request.model` for `call_next`: the policies after this one still run.
 Plans "decompose" and "team" are recorded for the caller (the CLI hands them to the Decomposer); inside one Agent
 run they keep the single-agent loop.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from agentcore.context import RunContext
@@ -81,4 +83,5 @@ class RoutingPolicy(Policy):
         model = self.tiers.get(decision.tier) if decision else None
         if model is None:
             return await call_next(request)
-        return await model.complete(request)
+        # The choice travels with the request, so every policy after this one (Tool-Guard) still sees the turn.
+        return await call_next(replace(request, model=model))

@@ -37,9 +37,10 @@ unless `execute_after_rejections` says so; what happens instead is `on_rejection
 it is a hole, so it is off (None) by default and overrides `on_rejections` when set.
 
 Instructions. The clean contexts need the agent's instructions but not its tool list (the poisoned part). Pass
-`instructions=`; otherwise they are taken from the system prompt with its `Tools:` paragraph and tool rules
-cut out, so blocks of other policies stay. If that paragraph is not found (a custom prompt), a generic
-instruction is used and the trace says so: a poisoned description must never reach a clean context.
+`instructions=`; otherwise they are read from the system message's typed sections (`instructions` and policy
+`block`s; never `tools` or `rules`), whatever the prompt's wording. A system message without typed sections (a
+hand-written prompt) gets a generic instruction and the trace says so: a poisoned description must never reach a
+clean context.
 
 Every plan, decision, verdict, quarantine and block is a `ctx.record("toolguard", event=...)` entry, so it
 ends up in `RunResult.trace`. The guard sees only `ToolSpec`s, so tools from any Toolset (MCP included) pass

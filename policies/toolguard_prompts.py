@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentcore import prompting
-from agentcore.messages import Message, ToolCall, ToolSpec
+from agentcore.messages import Message, SystemPart, ToolCall, ToolSpec
 
 NO_TOOL = "no_tool_suitable"
 NO_TOOL_SPEC = ToolSpec(
@@ -96,21 +96,12 @@ class GuardStep:
         return cls(call, prompting.clip(shown, RESULT_CHARS), error, result[:SOURCE_CHARS])
 
 
-def clean_instructions(system: str) -> str | None:
-    """The agent's system prompt without its tool list and tool rules, or None when that list is not found.
-
-    `prompting.system_prompt` joins paragraphs with blank lines and writes each tool on one line (descriptions
-    are whitespace-collapsed), so a poisoned description cannot leave the `Tools:` paragraph.
-    """
-    kept: list[str] = []
-    found = False
-    for part in system.split("\n\n"):
-        lines = part.split("\n")
-        if lines[0].strip() == "Tools:" and all(line.startswith("- ") for line in lines[1:]):
-            found = True
-        elif part.strip() != prompting.BASE_RULES.strip():
-            kept.append(part)
-    return "\n\n".join(kept).strip() if found else None
+def clean_instructions(system: Message) -> str | None:
+    """The agent's instructions and policy blocks from its system message's typed sections, without the tool
+    list and the tool rules; None when the message has no typed sections (a hand-written prompt)."""
+    if not isinstance(system.part, SystemPart):
+        return None
+    return "\n\n".join(system.part.texts("instructions", "block")).strip()
 
 
 def plan_messages(
@@ -197,9 +188,9 @@ def parse_verdict(content: str | None, key: str) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
-def derive_instructions(system: str, tools: Sequence[ToolSpec]) -> str | None:
-    """The agent's own instructions from its system prompt, without the tool list; None when the tool list
-    cannot be found or a tool description would survive into a clean context (belt and braces)."""
+def derive_instructions(system: Message, tools: Sequence[ToolSpec]) -> str | None:
+    """The agent's own instructions from its system message, without the tool list; None when they cannot be
+    told apart or a tool description would survive into a clean context (belt and braces)."""
     cleaned = clean_instructions(system)
     leaked = cleaned is not None and any(
         len(d) >= 12 and d in cleaned for d in (" ".join(s.description.split()) for s in tools)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentcore.context import RunContext
-from agentcore.messages import ModelRequest, ModelResponse, ToolCall, Usage
+from agentcore.messages import Message, ModelRequest, ModelResponse, NoticePart, ToolCall, Usage
 from agentcore.policies import toolguard_prompts as tp
 from agentcore.policies.toolguard_checks import Verdict, description_injection, sanitized_description
 from agentcore.policy import CallModel
@@ -71,12 +71,12 @@ class Turn:
 
     def _derive_instructions(self) -> str:
         messages = self.request.messages
-        system = messages[0].content if messages and messages[0].role == "system" else ""
+        system = messages[0] if messages and messages[0].role == "system" else Message("system", "")
         instructions = tp.derive_instructions(system, self.request.tools)
         if instructions is None:
             self.record(
                 "instructions_fallback",
-                reason="tool list not found in the system prompt; pass"
+                reason="the system prompt has no typed sections; pass"
                 " ToolGuard(instructions=...) to keep the agent's own instructions",
             )
             return tp.DEFAULT_INSTRUCTIONS
@@ -111,7 +111,8 @@ def note_unexecuted(turn: Turn) -> None:
     state, messages = turn.state, turn.request.messages
     if state.pending is None:
         return
-    text = messages[-1].content.split("\nTask:")[0] if messages and messages[-1].role == "user" else ""
+    last = messages[-1].part if messages else None
+    text = f"{last.what} failed: {last.message}" if isinstance(last, NoticePart) and last.notice == "retry" else ""
     state.steps.append(tp.GuardStep.of(state.pending, text or "not executed", True))
     state.pending = None
 

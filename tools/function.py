@@ -53,10 +53,29 @@ class Tool:
         kwargs = {name: getattr(validated, name) for name in self.args_model.model_fields}
         args = (ctx,) if self.takes_ctx else ()
         if inspect.iscoroutinefunction(self.function):
-            coro = self.function(*args, **kwargs)
+            coro = _no_exit(self.function(*args, **kwargs))
         else:
-            coro = asyncio.to_thread(self.function, *args, **kwargs)
+            coro = asyncio.to_thread(_no_exit_sync, self.function, *args, **kwargs)
         return await asyncio.wait_for(coro, self.timeout)
+
+
+class ToolExit(RuntimeError):
+    """A tool called sys.exit: a tool error like any other, never the end of the process."""
+
+
+async def _no_exit(coro: Any) -> Any:
+    # asyncio re-raises SystemExit out of a task into the event loop, ending every run: convert it inside.
+    try:
+        return await coro
+    except SystemExit as exc:
+        raise ToolExit(f"the tool called sys.exit({exc.code!r})") from None
+
+
+def _no_exit_sync(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return function(*args, **kwargs)
+    except SystemExit as exc:
+        raise ToolExit(f"the tool called sys.exit({exc.code!r})") from None
 
 
 def _validation_message(exc: Any) -> str:

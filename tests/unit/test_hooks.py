@@ -123,24 +123,24 @@ async def test_policies_run_before_the_agent_hooks_and_wrap_the_model() -> None:
         "agent.on_run_start:go",
         "outer.system_blocks",
         "inner.system_blocks",
-        "agent.before_model_call:1",
         "outer.wrap_in",
         "inner.wrap_in",
+        "agent.before_model_call:1",
+        "agent.after_model_call:1",
         "inner.wrap_out",
         "outer.wrap_out",
-        "agent.after_model_call:1",
         "outer.before_tool_call",
         "inner.before_tool_call",
         "agent.before_tool_call:explode",
         "outer.after_tool_call",
         "inner.after_tool_call",
         "agent.after_tool_call:explode=RuntimeError: no:True",
-        "agent.before_model_call:2",
         "outer.wrap_in",
         "inner.wrap_in",
+        "agent.before_model_call:2",
+        "agent.after_model_call:2",
         "inner.wrap_out",
         "outer.wrap_out",
-        "agent.after_model_call:2",
         "outer.on_run_end:completed",
         "inner.on_run_end:completed",
         "agent.on_run_end:completed",
@@ -271,9 +271,9 @@ async def test_stream_yields_typed_events_in_order() -> None:
     agent = Agent(ScriptedModel([call("add", a=2, b=2), "4"]), tools=[add])
     events = [event async for event in agent.stream("2+2")]
     kinds = [e.kind for e in events]
-    assert kinds == ["RunStarted", "ModelCalled", "ToolCalled", "ModelCalled", "RunFinished"]
+    assert kinds == ["RunStarted", "ModelCalled", "ToolStarted", "ToolCalled", "ModelCalled", "RunFinished"]
     assert len({e.run_id for e in events}) == 1
-    started, called, tool_event, _, finished = events
+    started, called, _, tool_event, _, finished = events
     assert isinstance(started, RunStarted) and started.task == "2+2" and started.model == "scripted"
     assert isinstance(called, ModelCalled) and called.tool_call == ToolCall("add", {"a": 2, "b": 2})
     assert isinstance(tool_event, ToolCalled)
@@ -306,10 +306,22 @@ async def test_stream_raises_an_error_that_ended_the_run() -> None:
         raise RuntimeError("backend down")
 
     seen: list[Event] = []
-    with pytest.raises(RuntimeError, match="backend down"):
-        async for event in Agent(FunctionModel(broken)).stream("hi"):
-            seen.append(event)
-    assert [e.kind for e in seen] == ["RunStarted"]
+    async for event in Agent(FunctionModel(broken)).stream("hi"):
+        seen.append(event)
+    assert [e.kind for e in seen] == ["RunStarted", "RunFinished"]  # the run ends properly, whatever broke it
+    finished = seen[-1]
+    assert isinstance(finished, RunFinished) and finished.status == "error" and "backend down" in (finished.error or "")
+
+
+async def test_stream_raises_an_error_that_ended_the_run_without_a_finish() -> None:
+    async def nothing(task: str) -> None:
+        raise RuntimeError("never started")
+
+    agent = Agent(ScriptedModel([]))
+    agent._run_to_queue = lambda *a: nothing("x")  # type: ignore[method-assign,assignment,return-value]
+    with pytest.raises(RuntimeError, match="never started"):
+        async for _ in agent.stream("hi"):
+            pass
 
 
 async def test_on_event_receives_the_same_events() -> None:

@@ -32,10 +32,10 @@ async def test_json_lines_carry_run_and_step_ids(stream: io.StringIO) -> None:
     result = await Agent(model, tools=[double]).run("double 21")
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     kinds = [line["event"] for line in lines]
-    assert kinds == ["RunStarted", "ModelCalled", "ToolCalled", "ModelCalled", "RunFinished"]
+    assert kinds == ["RunStarted", "ModelCalled", "ToolStarted", "ToolCalled", "ModelCalled", "RunFinished"]
     assert {line["run_id"] for line in lines} == {result.run_id}
-    assert [line["step"] for line in lines[1:4]] == [1, 1, 2]
-    assert lines[2]["result"] == "42" and lines[2]["call"] == 'double({"n": 21})'
+    assert [line["step"] for line in lines[1:5]] == [1, 1, 1, 2]
+    assert lines[3]["result"] == "42" and lines[3]["call"] == 'double({"n": 21})'
 
 
 async def test_console_lines_are_readable_and_logging_is_off_by_default(stream: io.StringIO) -> None:

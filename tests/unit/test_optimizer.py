@@ -104,8 +104,8 @@ def test_compact_schema_keeps_validation_keywords() -> None:
 
 def test_system_prompt_tools_compacted_and_repeated_blocks_dropped() -> None:
     block = "Experience: read a file before editing it."
-    system = prompting.system_prompt("Please be concise.", [spec("search", VERBOSE)], [block, block])
-    out = compress_system(system, OptimizerConfig())
+    system = prompting.system_message("Please be concise.", [spec("search", VERBOSE)], [block, block])
+    out = compress_system(system, OptimizerConfig()).content
     assert out.count(block) == 1
     assert "- search(q: string): Search the web using the Brave Search API." in out
     assert "Examples" not in out
@@ -167,7 +167,8 @@ def test_old_observations_lose_their_guidance_unless_configured() -> None:
     out = trim_observations(messages, TrimConfig(keep_last=1, block=1))
     old, latest = observations(out)[:2], observations(out)[2]
     assert [out[o.index].content for o in old] == ["Result of search:\na", "Result of search:\nb"]
-    assert latest.tail and out[latest.index] == messages[latest.index]
+    assert latest.part.guidance and out[latest.index] == messages[latest.index]
+    assert "Done: search" in out[latest.index].content
     kept = trim_observations(messages, TrimConfig(keep_last=1, block=1, omit_guidance=False))
     assert kept == messages  # results this short are not summarised either
 

@@ -184,4 +184,5 @@ def test_context_policy_still_finds_plan_observations() -> None:
     assert task_of(messages) == TASK
     [found] = observations(messages)
     assert found.result == long_result
-    assert found.tail.endswith("Next step: multiply it by 3. Call a tool for it.")
+    assert found.part.progress is not None and found.part.progress.current == "multiply it by 3"
+    assert messages[found.index].content.endswith("Next step: multiply it by 3. Call a tool for it.")

@@ -21,7 +21,7 @@ from agentcore.messages import Message, ModelRequest, ToolCall
 from agentcore.policies.provenance import check_provenance, key_kind
 from agentcore.policies.toolguard import ToolGuard
 from agentcore.policies.toolguard_prompts import NO_TOOL, clean_instructions
-from agentcore.prompting import system_prompt
+from agentcore.prompting import system_message
 from agentcore.result import RunResult
 from agentcore.testing import FunctionModel, Turn, call
 from agentcore.tools.function import tool
@@ -333,10 +333,22 @@ def test_provenance_accepts_values_from_earlier_results_and_scans_free_text() ->
 
 async def test_clean_instructions_cut_the_tool_list_and_keep_other_blocks() -> None:
     specs = await bank([], poisoned=POISON).list_tools()
-    system = system_prompt(INSTRUCTIONS, specs, ["Advice: be brief."])
+    system = system_message(INSTRUCTIONS, specs, ["Advice: be brief."])
     cleaned = clean_instructions(system)
     assert cleaned == f"{INSTRUCTIONS}\n\nAdvice: be brief."
-    assert clean_instructions("A custom prompt without a tool list") is None
+    assert clean_instructions(Message("system", "A custom prompt without a tool list")) is None
+
+
+async def test_clean_instructions_do_not_depend_on_the_prompt_wording(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tool-Guard's isolation reads typed sections: a reworded tool list cannot leak into a clean context."""
+    from agentcore import prompting
+
+    monkeypatch.setattr(
+        prompting, "_section_text", lambda s: "Available functions:\n" + s.text if s.kind == "tools" else s.text
+    )
+    specs = await bank([], poisoned=POISON).list_tools()
+    system = system_message(INSTRUCTIONS, specs, ["Advice: be brief."])
+    assert clean_instructions(system) == f"{INSTRUCTIONS}\n\nAdvice: be brief."
 
 
 def test_bad_configuration_is_a_user_error() -> None:
@@ -353,7 +365,7 @@ async def test_final_only_turn_of_a_guarded_run_is_answered_in_a_clean_context()
     await guard.on_run_start(ctx)
     specs = tuple(await bank([], poisoned=POISON).list_tools())
     poisoned = (
-        Message("system", system_prompt(INSTRUCTIONS, specs)),
+        system_message(INSTRUCTIONS, specs),
         Message("user", "Task: What is my balance?"),
     )
     first = await guard.wrap_model_turn(ctx, ModelRequest(poisoned, tools=specs), fm.complete)
