@@ -9,7 +9,7 @@ which also counts the tool's rejections and applies the loop-break rule (block, 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentcore.context import RunContext
@@ -54,6 +54,8 @@ class Turn:
     usage: Usage = field(default_factory=Usage)
 
     async def ask(self, request: ModelRequest) -> ModelResponse:
+        if request.model is None:  # a model chosen before the guard (a routing tier) answers its plans too
+            request = replace(request, model=self.request.model)
         response = await self.call_next(request)
         self.usage.add(response.usage)
         return response
