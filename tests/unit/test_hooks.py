@@ -12,6 +12,7 @@ import pytest
 from agentcore import prompting
 from agentcore.agent import Agent
 from agentcore.context import RunContext
+from agentcore.errors import UserError
 from agentcore.events import Event, ModelCalled, RunFinished, RunStarted, ToolCalled
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall
 from agentcore.policy import CallModel, Policy, Veto
@@ -313,14 +314,9 @@ async def test_stream_raises_an_error_that_ended_the_run() -> None:
     assert isinstance(finished, RunFinished) and finished.status == "error" and "backend down" in (finished.error or "")
 
 
-async def test_stream_raises_an_error_that_ended_the_run_without_a_finish() -> None:
-    async def nothing(task: str) -> None:
-        raise RuntimeError("never started")
-
-    agent = Agent(ScriptedModel([]))
-    agent._run_to_queue = lambda *a: nothing("x")  # type: ignore[method-assign,assignment,return-value]
-    with pytest.raises(RuntimeError, match="never started"):
-        async for _ in agent.stream("hi"):
+async def test_stream_raises_an_error_that_stopped_the_run_before_it_started() -> None:
+    with pytest.raises(UserError, match="empty"):
+        async for _ in Agent(ScriptedModel([])).stream("  "):
             pass
 
 
