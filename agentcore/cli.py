@@ -1,23 +1,36 @@
 """The `agentcore` command: `agentcore run "task"` and `agentcore models list|pull`.
 
-Errors (no model, bad path, bad flags) print one clear line and exit non-zero; never a traceback.
+Errors (no model, bad path, bad flags, a failed run) print one line `agentcore: error: ...` on stderr and exit
+non-zero; never a traceback. Flags are checked before anything is loaded, and the model is loaded before the run,
+so a typo costs no minutes of pulling or loading. The answer alone goes to stdout.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
+import os
 import sys
-import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
-from agentcore.errors import AgentcoreError, AgentRunError
+from agentcore.errors import AgentcoreError, AgentRunError, UserError
 from agentcore.events import Event, ModelCalled, Notice, RunFinished, ToolCalled
+
+TRACEBACK_ENV = "AGENTCORE_TRACEBACK"  # "1": let unexpected exceptions show their traceback (for bug reports)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line like ours (it prints the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        _error(f"{message} (see {self.prog} --help)")
+        raise SystemExit(2)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="agentcore", description="Agents on small local models.")
+    parser = _Parser(prog="agentcore", description="Agents on small local models.")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run one task with an agent")
     run.add_argument("task")
@@ -51,13 +64,56 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "models":
             return _models(args)
+        check_run_args(args)
         return asyncio.run(_run(args))
     except KeyboardInterrupt:
+        _interrupt_models()
         print("agentcore: interrupted", file=sys.stderr)
         return 130
     except AgentcoreError as exc:
-        print(f"agentcore: error: {exc}", file=sys.stderr)
+        _error(str(exc))
         return 1
+    except Exception as exc:  # a bug of ours or a library's: still one line, unless asked for the traceback
+        if os.environ.get(TRACEBACK_ENV) == "1":
+            raise
+        _error(f"unexpected {type(exc).__name__}: {exc} (set {TRACEBACK_ENV}=1 to see the traceback)")
+        return 1
+
+
+def check_run_args(args: argparse.Namespace) -> None:
+    """Refuse an empty task and every out-of-range flag (UserError), before anything is built or loaded."""
+    from agentcore.models.registry import check_model_spec
+
+    if not args.task.strip():
+        raise UserError('the task is empty: say what the agent should do, e.g. agentcore run "What is 17 * 23?"')
+    checks = [
+        (args.max_steps >= 1, f"--max-steps must be at least 1, got {args.max_steps}"),
+        (_positive(args.timeout), f"--timeout must be a positive number of seconds, got {args.timeout}"),
+        (args.n_ctx >= 1, f"--n-ctx must be a positive number of tokens (e.g. 4096), got {args.n_ctx}"),
+        (args.threads is None or args.threads >= 1, f"--threads must be at least 1, got {args.threads}"),
+        (args.gpu_layers >= -1, f"--gpu-layers must be -1 (all), 0 or a number of layers, got {args.gpu_layers}"),
+    ]
+    wrong = [message for ok, message in checks if not ok]
+    if wrong:
+        raise UserError("; ".join(wrong))
+    for spec in (args.model, args.advisor):
+        if spec is not None:
+            check_model_spec(spec)
+
+
+def _positive(seconds: float | None) -> bool:
+    return seconds is None or (math.isfinite(seconds) and seconds > 0)
+
+
+def _error(message: str) -> None:
+    print(f"agentcore: error: {message}", file=sys.stderr, flush=True)
+
+
+def _interrupt_models() -> None:
+    """Stop in-process model calls within moments, so that exiting does not wait for their threads."""
+    llamacpp = sys.modules.get("agentcore.models.llamacpp")
+    if llamacpp is not None:
+        llamacpp.interrupt_all()
 
 
 def _models(args: argparse.Namespace) -> int:
@@ -76,7 +132,7 @@ def _models(args: argparse.Namespace) -> int:
 async def _run(args: argparse.Namespace) -> int:
     from agentcore.agent import Agent
     from agentcore.log import configure_logging
-    from agentcore.models.loader import load_model
+    from agentcore.models.loader import load_model_async
     from agentcore.tools.builtin import builtin_toolset
 
     if args.json_log:
@@ -85,10 +141,12 @@ async def _run(args: argparse.Namespace) -> int:
     toolset = builtin_toolset(
         _names(args.tools), workspace=args.workspace, http_allow=args.http_allow, writable=args.allow_write
     )
-    model = load_model(args.model, **_model_settings(args))
-    await say.loading(model)
+    model = await load_model_async(args.model, progress=say.line, **_model_settings(args))
+    advisor = None
+    if args.advisor:
+        advisor = await load_model_async(args.advisor, progress=say.line, **_model_settings(args, args.advisor))
     kwargs: dict[str, Any] = {"instructions": args.instructions} if args.instructions else {}
-    policies = _policies(args, model)
+    policies = _policies(args, model, advisor)
 
     def make_agent(_: object = None) -> Agent[None, str]:
         return Agent(model, tools=toolset, max_steps=args.max_steps, policies=policies, **kwargs)
@@ -98,28 +156,29 @@ async def _run(args: argparse.Namespace) -> int:
     try:
         result = await make_agent().run(args.task, timeout=args.timeout, on_event=say.event)
     except AgentRunError as exc:
-        print(f"agentcore: run stopped: {exc}", file=sys.stderr)
         if exc.partial is not None:
             say.ledger(exc.partial)
+        _error(f"run stopped: {exc}")
         return 3
-    print(result.output if result.ok else f"[{result.status}] {result.error}")
     say.ledger(result)
-    return 0 if result.ok else 3
+    if not result.ok:
+        _error(f"run ended with status {result.status}: {result.error}")
+        return 3
+    print(result.output)
+    return 0
 
 
-def _policies(args: argparse.Namespace, model: Any) -> list[Any]:
+def _policies(args: argparse.Namespace, model: Any, advisor: Any) -> list[Any]:
     """The policies the flags ask for, in the order they wrap a turn: route, advise, optimise."""
-    from agentcore.models.loader import load_model
-
     policies: list[Any] = []
     if args.route == "auto":
         from agentcore.policies.routing import RoutingPolicy
 
         policies.append(RoutingPolicy())
-    if args.advisor:
+    if advisor is not None:
         from agentcore.policies.advisor import Advisor
 
-        policies.append(Advisor(load_model(args.advisor, **_model_settings(args, args.advisor)), mode=args.advice_mode))
+        policies.append(Advisor(advisor, mode=args.advice_mode))
     if args.optimize:
         from agentcore.policies.optimizer import PromptOptimizer
 
@@ -144,9 +203,12 @@ async def _run_decomposed(args: argparse.Namespace, model: Any, make_agent: Any,
         say.line("dag: " + ", ".join(f"{k}={v}" for k, v in event.items() if k != "time"))
 
     result = await Decomposer(model).run(args.task, make_agent, on_event=show)
-    print(result.output if result.ok else f"[error] {result.error}")
     say.line(f"decomposition: {result.usage.calls} model calls, prompt tokens {result.usage.prompt_tokens}")
-    return 0 if result.ok else 3
+    if not result.ok:
+        _error(f"decomposed run failed: {result.error}")
+        return 3
+    print(result.output)
+    return 0
 
 
 def _names(tools: str) -> list[str]:
@@ -169,14 +231,6 @@ class _Printer:
     def line(self, text: str) -> None:
         if not self.quiet:
             print(text, file=sys.stderr, flush=True)
-
-    async def loading(self, model: Any) -> None:
-        if not hasattr(model, "aload"):
-            return
-        self.line(f"loading model {model.name} ...")
-        started = time.perf_counter()
-        await model.aload()
-        self.line(f"model loaded in {time.perf_counter() - started:.1f}s")
 
     def event(self, event: Event) -> None:
         if isinstance(event, ModelCalled):

@@ -5,14 +5,17 @@
   unparseable tool call cannot be produced.
 - The prompt is rendered append-only by the loop; llama.cpp then reuses the longest common prefix of its KV cache.
   We compute that prefix ourselves to report cached vs evaluated prompt tokens.
-- Calls run in a worker thread behind a per-model lock, so the event loop never blocks. A cancelled call stops
-  generation at the next token through a stopping criterion.
+- Calls run in a worker thread behind a per-model lock, so the event loop never blocks. A cancelled call (its
+  awaiting task cancelled, or `interrupt_all()` on Ctrl-C) stops within moments: the prompt is evaluated under
+  llama.cpp's abort callback (a long prompt on a busy machine takes seconds: Ctrl-C once waited 9.1 s), and
+  generation stops at the next token through a stopping criterion.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 from collections.abc import Sequence
@@ -20,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from agentcore.errors import ContextOverflowError, UserError
+from agentcore.errors import ContextOverflowError, ModelUnavailableError, UserError
 from agentcore.grammar import schema_to_gbnf
 from agentcore.messages import Message, ModelRequest, ModelResponse, Timings, Usage
 from agentcore.models.base import check_real_model_allowed
@@ -30,6 +33,19 @@ CHATML = (
     "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
+_inflight: set[threading.Event] = set()  # the cancel events of running calls, for interrupt_all()
+_inflight_lock = threading.Lock()
+
+
+def interrupt_all() -> None:
+    """Stop every in-flight call of every LlamaCppModel (the CLI's Ctrl-C: exiting waits for worker threads)."""
+    with _inflight_lock:
+        for event in _inflight:
+            event.set()
+
+
+class _Cancelled(Exception):
+    """The call was cancelled; nobody awaits its result any more."""
 
 
 class LlamaCppModel:
@@ -47,8 +63,9 @@ class LlamaCppModel:
         temperature: float = 0.0,
     ) -> None:
         self.path = Path(path)
-        if not self.path.is_file():
+        if not _is_file(self.path):
             raise UserError(f"no such model file: {self.path}")
+        _check_settings(n_ctx=n_ctx, n_threads=n_threads, n_gpu_layers=n_gpu_layers, temperature=temperature)
         self._name = name or self.path.stem
         self.n_ctx = n_ctx
         self.n_threads = n_threads
@@ -62,6 +79,10 @@ class LlamaCppModel:
     @property
     def name(self) -> str:
         return self._name
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
 
     # -- loading -----------------------------------------------------------------------------------------------
 
@@ -77,14 +98,20 @@ class LlamaCppModel:
         from llama_cpp import Llama
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-        llm = Llama(
-            model_path=str(self.path),
-            n_ctx=self.n_ctx,
-            n_threads=self.n_threads,
-            n_gpu_layers=self.n_gpu_layers,
-            seed=self.seed,
-            verbose=False,
-        )
+        try:
+            llm = Llama(
+                model_path=str(self.path),
+                n_ctx=self.n_ctx,
+                n_threads=self.n_threads,
+                n_gpu_layers=self.n_gpu_layers,
+                seed=self.seed,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:  # llama_cpp's "Failed to load model from file: ..."
+            raise ModelUnavailableError(self._load_failure(exc)) from None
+        # llama-cpp-python maps ggml's WARN level to logging.ERROR, so even verbose=False prints warnings on stderr
+        # (one per aborted prompt, for instance); our exceptions carry what matters.
+        logging.getLogger("llama-cpp-python").setLevel(logging.CRITICAL)
         template = llm.metadata.get("tokenizer.chat_template") or CHATML
         eos = _token_text(llm, llm.token_eos())
         bos = _token_text(llm, llm.token_bos())
@@ -93,6 +120,17 @@ class LlamaCppModel:
 
     async def aload(self) -> None:
         await asyncio.to_thread(self.load)
+
+    def _load_failure(self, exc: Exception) -> str:
+        if "context" in str(exc):
+            return (
+                f"llama.cpp could not create a context of n_ctx={self.n_ctx} for {self.path} ({exc});"
+                " lower n_ctx (--n-ctx) or free memory"
+            )
+        return (
+            f"llama.cpp could not load {self.path} ({exc}); the file is truncated, corrupt or of an unsupported"
+            " architecture: pull it again (agentcore models pull NAME) or pass another .gguf file"
+        )
 
     # -- tokens ------------------------------------------------------------------------------------------------
 
@@ -110,20 +148,30 @@ class LlamaCppModel:
     async def complete(self, request: ModelRequest) -> ModelResponse:
         check_real_model_allowed(f"LlamaCppModel({self._name})")
         cancelled = threading.Event()
+        with _inflight_lock:
+            _inflight.add(cancelled)
         try:
             return await asyncio.to_thread(self._complete_blocking, request, cancelled)
         except asyncio.CancelledError:
-            cancelled.set()  # the worker stops at its next token; the lock is released when it returns
+            cancelled.set()  # the worker stops within moments; the model's lock is free once it returns
             raise
+        except _Cancelled:  # interrupt_all() stopped this call
+            raise asyncio.CancelledError("interrupted") from None
+        finally:
+            with _inflight_lock:
+                _inflight.discard(cancelled)
 
     def _complete_blocking(self, request: ModelRequest, cancelled: threading.Event) -> ModelResponse:
         llm = self.load()
         with self._lock:
+            if cancelled.is_set():  # cancelled while another call held the model
+                raise _Cancelled
             started = time.perf_counter()
             tokens = self.render(request.messages)
             if len(tokens) + request.max_tokens > self.n_ctx:
                 raise ContextOverflowError(len(tokens), self.n_ctx, request.max_tokens)
             cached = _cached_prefix(llm, tokens)
+            _prefill(llm, tokens, cached, cancelled)
             schema = turn_schema(request) if request.constrain else None
             output = llm.create_completion(
                 prompt=tokens,
@@ -136,6 +184,8 @@ class LlamaCppModel:
                 stopping_criteria=_stop_when(cancelled),
             )
             total = time.perf_counter() - started
+        if cancelled.is_set():
+            raise _Cancelled  # its partial text would only fail to parse
         text = output["choices"][0]["text"]
         usage = Usage(
             prompt_tokens=len(tokens),
@@ -144,6 +194,48 @@ class LlamaCppModel:
             calls=1,
         )
         return response_from_text(text, request, usage=usage, timings=Timings(total_seconds=total))
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name over NAME_MAX, say
+        return False
+
+
+def _check_settings(*, n_ctx: int, n_threads: int | None, n_gpu_layers: int, temperature: float) -> None:
+    """Refuse what llama.cpp would crash on or misread (a negative n_ctx wraps around to a huge unsigned int)."""
+    wrong = []
+    if n_ctx < 1:
+        wrong.append(f"n_ctx must be at least 1 token, got {n_ctx}")
+    if n_threads is not None and n_threads < 1:
+        wrong.append(f"n_threads must be at least 1 (or None: all cores), got {n_threads}")
+    if n_gpu_layers < -1:
+        wrong.append(f"n_gpu_layers must be -1 (all), 0 (none) or a number of layers, got {n_gpu_layers}")
+    if not temperature >= 0:  # also refuses NaN
+        wrong.append(f"temperature must be >= 0, got {temperature}")
+    if wrong:
+        raise UserError("; ".join(wrong))
+
+
+def _prefill(llm: Any, tokens: list[int], cached: int, cancelled: threading.Event) -> None:
+    """Evaluate the prompt past its cached prefix under an abort callback, so that a cancel stops it within one
+    graph node; create_completion then finds the whole prompt evaluated and samples at once. Generation runs
+    without the callback: a Python call per graph node would slow every token (and wait for the GIL), and the
+    stopping criterion already stops it between tokens."""
+    import llama_cpp
+
+    llm.n_tokens = cached  # KV entries past the common prefix are stale; llm.eval removes them
+    hook = llama_cpp.ggml_abort_callback(lambda _data: cancelled.is_set())
+    llama_cpp.llama_set_abort_callback(llm.ctx, hook, None)
+    try:
+        llm.eval(tokens[cached:])  # never empty: _cached_prefix leaves at least the last token to evaluate
+    except RuntimeError:  # "llama_decode returned 2": aborted; llama.cpp dropped the unfinished batch
+        if cancelled.is_set():
+            raise _Cancelled from None
+        raise
+    finally:
+        llama_cpp.llama_set_abort_callback(llm.ctx, llama_cpp.ggml_abort_callback(), None)
 
 
 def _token_text(llm: Any, token: int) -> str:

