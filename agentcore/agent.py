@@ -109,17 +109,18 @@ class Agent(Generic[DepsT, OutputT]):
             self._model = load_model(self.model)
         return self._model
 
-    async def aresolve_model(self) -> Model:
-        """`resolve_model` off the event loop: a pull or a load runs in a worker thread, under the run's timeout."""
+    async def aresolve_model(self, progress: Callable[[str], None] | None = None) -> Model:
+        """`resolve_model` off the event loop: a pull or a load runs in a worker thread, under the run's timeout,
+        reporting `progress` lines; cancelling the run stops a pull."""
         found = self._overridden().model or self._model
         if found is not None:
             return found
         self._model_lock = self._model_lock or asyncio.Lock()
         async with self._model_lock:
             if self._model is None:
-                from agentcore.models.loader import load_model
+                from agentcore.models.loader import load_model_async
 
-                self._model = await asyncio.to_thread(load_model, self.model)
+                self._model = await load_model_async(self.model, progress=progress)
         return self._model
 
     @contextlib.contextmanager

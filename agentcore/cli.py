@@ -34,6 +34,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run one task with an agent")
     run.add_argument("task")
+    _agent_flags(run)
+    chat = sub.add_parser("chat", help="an interactive conversation, kept in a session")
+    chat.add_argument("--session", default=None, help="session id to resume (default: a new one, printed)")
+    chat.add_argument("--sessions-db", default=None, help="SQLite file of the sessions (default: the cache folder)")
+    _agent_flags(chat)
+    chat.set_defaults(task="chat")
+    models = sub.add_parser("models", help="list or pull the embedded models")
+    models_sub = models.add_subparsers(dest="action", required=True)
+    models_sub.add_parser("list")
+    pull = models_sub.add_parser("pull")
+    pull.add_argument("name")
+    return parser
+
+
+def _agent_flags(run: argparse.ArgumentParser) -> None:
     run.add_argument("--model", default=None, help="registry name, path to a .gguf file, or http(s) URL")
     run.add_argument("--tools", default="calculator", help="comma-separated built-ins: calculator,files,http")
     run.add_argument("--workspace", default=None, help="root folder for the files tools")
@@ -51,12 +66,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--optimize", action="store_true", help="compress the prompt (tool descriptions, filler)")
     run.add_argument("--json-log", action="store_true", help="log every event as a JSON line on stderr")
     run.add_argument("--quiet", action="store_true", help="print only the answer")
-    models = sub.add_parser("models", help="list or pull the embedded models")
-    models_sub = models.add_subparsers(dest="action", required=True)
-    models_sub.add_parser("list")
-    pull = models_sub.add_parser("pull")
-    pull.add_argument("name")
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "models":
             return _models(args)
         check_run_args(args)
-        return asyncio.run(_run(args))
+        return asyncio.run(_chat(args) if args.command == "chat" else _run(args))
     except KeyboardInterrupt:
         _interrupt_models()
         print("agentcore: interrupted", file=sys.stderr)
@@ -129,7 +138,8 @@ def _models(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _run(args: argparse.Namespace) -> int:
+async def _setup(args: argparse.Namespace) -> tuple[Any, Any, Any, _Printer]:
+    """(make_agent, model, toolset, printer) from the flags; models are loaded here, before any run."""
     from agentcore.agent import Agent
     from agentcore.log import configure_logging
     from agentcore.models.loader import load_model_async
@@ -150,6 +160,29 @@ async def _run(args: argparse.Namespace) -> int:
 
     def make_agent(_: object = None) -> Agent[None, str]:
         return Agent(model, tools=toolset, max_steps=args.max_steps, policies=policies, **kwargs)
+
+    return make_agent, model, toolset, say
+
+
+async def _chat(args: argparse.Namespace) -> int:
+    import uuid
+
+    from agentcore.chat import chat_loop
+    from agentcore.sessions import SQLiteSession
+
+    make_agent, _, _, say = await _setup(args)
+    session = SQLiteSession(args.session or uuid.uuid4().hex[:8], args.sessions_db)
+    earlier = len(await session.messages())
+    say.line(
+        f"session {session.session_id} ({earlier} earlier messages) in {session.path}; /reset clears, /exit leaves"
+    )
+    await chat_loop(make_agent(), session, on_event=say.event, timeout=args.timeout)
+    say.line(f"resume with: agentcore chat --session {session.session_id}")
+    return 0
+
+
+async def _run(args: argparse.Namespace) -> int:
+    make_agent, model, toolset, say = await _setup(args)
 
     if args.route == "auto" and await _decompose_planned(args.task, toolset, say):
         return await _run_decomposed(args, model, make_agent, say)

@@ -23,7 +23,7 @@ from agentcore.errors import (
     RunTimeoutError,
     UsageLimitExceeded,
 )
-from agentcore.events import Event, RunFinished, RunStarted, global_sinks
+from agentcore.events import Event, Notice, RunFinished, RunStarted, global_sinks
 from agentcore.loop import LoopSettings, Run, RunDeps, drive
 from agentcore.messages import Message, Usage
 from agentcore.policy import Chain, Policy
@@ -106,7 +106,7 @@ class RunDriver:
 
     async def _prepare_and_drive(self) -> None:
         agent, ctx = self.agent, self.ctx
-        model = await agent.aresolve_model()
+        model = await agent.aresolve_model(progress=lambda line: self.emit(Notice(ctx.run_id, 0, line)))
         ctx.metadata["model"] = model  # policies that size prompts (the conversation window) read it
         await self.chain.run_start(ctx)
         toolset = agent.current_toolset()

@@ -20,7 +20,7 @@ from agentcore.agent import Agent
 from agentcore.codec import message_from_dict, message_to_dict
 from agentcore.context import RunContext
 from agentcore.errors import UserError
-from agentcore.events import Event, ModelCalled, RunFinished, RunStarted, ToolCalled, ToolStarted
+from agentcore.events import Event, ModelCalled, Notice, RunFinished, RunStarted, ToolCalled, ToolStarted
 from agentcore.messages import Message, ModelRequest, ModelResponse, ObservationPart, SystemPart, ToolCall
 from agentcore.policies.context import TrimConfig, trim_observations
 from agentcore.policies.conversation import ConversationWindow
@@ -289,11 +289,12 @@ async def test_decomposer_subtask_runs_have_a_parent() -> None:
 async def test_model_loading_runs_off_the_event_loop_and_under_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     from agentcore.models import loader
 
-    def slow_load(spec: Any, **_: Any) -> Any:
+    def slow_load(spec: Any, progress: Any, *_: Any) -> Any:
+        progress(f"pulling {spec}")
         time.sleep(0.6)  # a pull or a load: blocking work
         return ScriptedModel(["ok"])
 
-    monkeypatch.setattr(loader, "load_model", slow_load)
+    monkeypatch.setattr(loader, "_load", slow_load)
     ticks = 0
 
     async def ticker() -> None:
@@ -305,9 +306,11 @@ async def test_model_loading_runs_off_the_event_loop_and_under_the_timeout(monke
     running = asyncio.create_task(ticker())
     with pytest.raises(Exception, match="timed out"):
         await Agent("some-model").run("hi", timeout=0.2)
-    result = await Agent("some-model").run("hi")
+    events: list[Event] = []
+    result = await Agent("some-model").run("hi", on_event=events.append)
     running.cancel()
     assert result.output == "ok"
+    assert any(isinstance(e, Notice) and e.message == "pulling some-model" for e in events)  # progress, as events
     assert ticks >= 8  # the loop kept ticking during both loads
 
 
