@@ -99,8 +99,8 @@ async def real_model_numbers() -> None:
 
 
 CHAT = (
-    "My shop sells gizmos at 7 dollars each. Remember that.",
-    "How much do 12 gizmos cost? Use the calculator.",
+    "A gizmo costs 7 dollars. What do 3 gizmos cost?",
+    "What do 12 gizmos cost? Use the calculator.",
     "And what would 30 of them cost?",
 )
 
