@@ -4,17 +4,22 @@ Why not llama-cpp-python's own converter: it expands `maxLength: 300` into 300 n
 grammar sampling crawl (40 s for one turn here), and its string rule admits raw newlines, so a small model can fill
 a string with them until max_tokens. GBNF has bounded repetition (`x{0,300}`), and strings here admit no raw
 control characters. Objects keep property order (required first), with no free-form whitespace.
+
+Any schema gives a grammar that llama.cpp parses, or a UserError naming the bad node: keywords outside the subset
+(`$ref`, `pattern`, numeric bounds, `additionalProperties`) are not enforced, `allOf` parts are merged.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from agentcore.errors import UserError
 
 MAX_STRING = 300
 MAX_ITEMS = 20
+MAX_DEPTH = 64  # nested schema nodes; deeper is a generated or recursive schema, not a tool's arguments
 
 PRIMITIVES = {
     "ws": '" "?',
@@ -36,10 +41,61 @@ def literal(text: str) -> str:
     return f'"{escaped}"'
 
 
+def _json_literal(value: Any, where: str) -> str:
+    """The GBNF literal of `value`'s JSON text (UTF-8 kept raw where it can be encoded: fewer tokens)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+        text.encode("utf-8")  # a lone surrogate cannot be: write it as a JSON escape instead
+    except UnicodeEncodeError:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise UserError(f"{where} holds a value that is not JSON: {value!r:.80}") from exc
+    return literal(text)
+
+
+def _count(schema: dict[str, Any], key: str, default: int, limit: int | None = None) -> int:
+    """A non-negative integer keyword (`maxLength`, `minItems`...), checked."""
+    value = schema.get(key, default)
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UserError(f"{key} must be a non-negative integer, got {value!r:.80}")
+    if limit is not None and value > limit:
+        raise UserError(f"{key}={value} is over this grammar's limit of {limit}")
+    return value
+
+
+def _schemas(schema: dict[str, Any], key: str) -> list[Any]:
+    parts = schema[key]
+    if not isinstance(parts, list) or not parts:
+        raise UserError(f"{key} must be a non-empty list, got {parts!r:.80}")
+    return parts
+
+
+def _merge_all_of(schema: dict[str, Any]) -> dict[str, Any]:
+    """`allOf` as one schema: the parts' keywords merged into the node's own (properties and required joined).
+    Looser than JSON Schema's intersection where parts disagree, which tool schemas do not."""
+    merged = {key: value for key, value in schema.items() if key != "allOf"}
+    for part in _schemas(schema, "allOf"):
+        if part is True or part == {}:
+            continue
+        if not isinstance(part, dict):
+            raise UserError(f"unsupported JSON Schema node in allOf: {part!r:.80}")
+        for key, value in part.items():
+            if key == "properties" and isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            elif key == "required" and isinstance(value, list) and isinstance(merged.get(key), list):
+                merged[key] = [*merged[key], *value]
+            else:
+                merged[key] = value
+    return merged
+
+
 class _Builder:
     def __init__(self) -> None:
         self.rules: dict[str, str] = dict(PRIMITIVES)
         self._by_body: dict[str, str] = {body: name for name, body in PRIMITIVES.items()}
+        self._depth = 0
 
     def rule(self, body: str, hint: str = "r") -> str:
         """The name of a rule with this body, adding it if new (identical bodies share one rule)."""
@@ -51,28 +107,50 @@ class _Builder:
         return name
 
     def visit(self, schema: Any) -> str:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise UserError(f"JSON Schema nests deeper than {MAX_DEPTH} levels")
+            return self._node(schema)
+        finally:
+            self._depth -= 1
+
+    def _node(self, schema: Any) -> str:
         if schema is True or schema == {}:
             return "anyvalue"
         if not isinstance(schema, dict):
-            raise UserError(f"unsupported JSON Schema node: {schema!r}")
-        if "const" in schema:
-            return self.rule(literal(json.dumps(schema["const"], ensure_ascii=False)), "const")
-        if "enum" in schema:
-            options = " | ".join(literal(json.dumps(v, ensure_ascii=False)) for v in schema["enum"])
-            return self.rule(options, "enum")
-        for key in ("anyOf", "oneOf"):
-            if key in schema:
-                return self.rule(" | ".join(self.visit(s) for s in schema[key]), "alt")
+            raise UserError(f"unsupported JSON Schema node: {schema!r:.80}")
+        combined = self._combined(schema)
+        if combined is not None:
+            return combined
         kind = schema.get("type")
         if isinstance(kind, list):
-            return self.rule(" | ".join(self.visit({**schema, "type": k}) for k in kind), "alt")
+            if not kind or not all(isinstance(k, str) for k in kind):
+                raise UserError(f"type must be a type name or a non-empty list of them, got {kind!r:.80}")
+            return self.rule(" | ".join(self.visit({**schema, "type": k}) for k in dict.fromkeys(kind)), "alt")
         return self._typed(kind, schema)
+
+    def _combined(self, schema: dict[str, Any]) -> str | None:
+        """The rule of a `const`, `enum`, `allOf`, `anyOf` or `oneOf` node; None for a node with none of them."""
+        if "const" in schema:
+            return self.rule(_json_literal(schema["const"], "const"), "const")
+        if "enum" in schema:
+            return self.rule(" | ".join(_json_literal(v, "enum") for v in _schemas(schema, "enum")), "enum")
+        if "allOf" in schema:
+            return self.visit(_merge_all_of(schema))
+        for key in ("anyOf", "oneOf"):
+            if key in schema:
+                return self.rule(" | ".join(self.visit(s) for s in _schemas(schema, key)), "alt")
+        return None
 
     def _typed(self, kind: Any, schema: dict[str, Any]) -> str:
         if kind == "string":
-            low = int(schema.get("minLength", 0))
-            high = min(int(schema.get("maxLength", MAX_STRING)), MAX_STRING)
-            return self.rule(f'"\\"" char{{{low},{max(low, high)}}} "\\""', "str")
+            low = _count(schema, "minLength", 0, limit=MAX_STRING)
+            given = _count(schema, "maxLength", MAX_STRING)
+            if low > given:
+                raise UserError(f"minLength={low} is over maxLength={given}: no string matches")
+            high = max(low, min(given, MAX_STRING))
+            return self.rule(f'"\\"" char{{{low},{high}}} "\\""', "str")
         if kind in ("integer", "number", "boolean", "null"):
             return str(kind)
         if kind == "array":
@@ -83,8 +161,11 @@ class _Builder:
 
     def _array(self, schema: dict[str, Any]) -> str:
         item = self.visit(schema.get("items", True))
-        high = min(int(schema.get("maxItems", MAX_ITEMS)), MAX_ITEMS)
-        low = int(schema.get("minItems", 0))
+        low = _count(schema, "minItems", 0, limit=MAX_ITEMS)
+        given = _count(schema, "maxItems", MAX_ITEMS)
+        if low > given:
+            raise UserError(f"minItems={low} is over maxItems={given}: no array matches")
+        high = max(low, min(given, MAX_ITEMS))
         if high == 0:
             return self.rule('"[" ws "]"', "arr")
         rest = f'( "," ws {item} ){{{max(low - 1, 0)},{high - 1}}}'
@@ -92,10 +173,15 @@ class _Builder:
         return self.rule(body, "arr")
 
     def _object(self, schema: dict[str, Any]) -> str:
-        props: dict[str, Any] = schema.get("properties", {})
+        props = schema.get("properties", {})
+        if not isinstance(props, dict) or not all(isinstance(key, str) for key in props):
+            raise UserError(f"properties must map names to schemas, got {props!r:.80}")
         if not props:  # "properties": {} declares no arguments; no "properties" at all means a free-form object
             return self.rule('"{" ws "}"', "empty") if "properties" in schema else "anyobject"
-        required = [k for k in props if k in set(schema.get("required", []))]
+        wanted = schema.get("required", [])
+        if not isinstance(wanted, list) or not all(isinstance(key, str) for key in wanted):
+            raise UserError(f"required must be a list of property names, got {wanted!r:.80}")
+        required = [k for k in props if k in set(wanted)]
         optional = [k for k in props if k not in required]
 
         def pair(key: str) -> str:
@@ -118,7 +204,8 @@ class _Builder:
 
 
 def schema_to_gbnf(schema: dict[str, Any]) -> str:
-    """A GBNF grammar (root rule `root`) accepting exactly the JSON texts that match `schema`."""
+    """A GBNF grammar (root rule `root`) accepting exactly the JSON texts that match `schema` (within the subset).
+    Raises UserError for a schema outside the supported subset, saying which node."""
     builder = _Builder()
     root = builder.visit(schema)
     lines = [f"root ::= {root}"]

@@ -10,9 +10,10 @@ cannot be produced. Strings and arrays get upper bounds, so a small model cannot
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
-from agentcore.errors import ModelError
+from agentcore.errors import ModelError, UserError
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec
 
 MAX_STRING = 300
@@ -21,10 +22,28 @@ FINAL_KEY = "final_answer"
 
 
 def bound_schema(schema: dict[str, Any], max_string: int = MAX_STRING) -> dict[str, Any]:
-    """A copy of `schema` without titles, with local $refs inlined and upper bounds on strings and arrays."""
-    defs = dict(schema.get("$defs", {}))
-    bounded: dict[str, Any] = _bound(schema, defs, max_string, depth=0)
+    """A copy of `schema` without titles, with local $refs inlined and upper bounds on strings and arrays.
+
+    Raises UserError for a malformed schema (an unresolved $ref, a bound that is not a count) and ModelError for
+    one nesting too deeply (a recursive $ref)."""
+    if not isinstance(schema, dict):
+        raise UserError(f"a JSON Schema must be an object, got {schema!r:.80}")
+    defs: dict[str, Any] = {}
+    for key in _DEF_KEYS:
+        table = schema.get(key, {})
+        if not isinstance(table, dict):
+            raise UserError(f"{key} must map names to schemas, got {table!r:.80}")
+        defs.update({f"#/{key}/{name}": value for name, value in table.items()})
+    bounded = _bound(schema, defs, max_string, depth=0)
+    if bounded is True:  # a root $ref to the schema `true`: any value
+        return {}
+    if not isinstance(bounded, dict):
+        raise UserError(f"the schema's root $ref names {bounded!r:.80}, not a JSON Schema object")
     return bounded
+
+
+_DEF_KEYS = ("$defs", "definitions")
+_DROPPED = ("title", "examples", "properties", *_DEF_KEYS)
 
 
 def _bound(node: Any, defs: dict[str, Any], max_string: int, depth: int) -> Any:
@@ -35,20 +54,37 @@ def _bound(node: Any, defs: dict[str, Any], max_string: int, depth: int) -> Any:
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        return _bound(defs[ref.removeprefix("#/$defs/")], defs, max_string, depth + 1)
-    out = {
-        key: _bound(value, defs, max_string, depth + 1)
-        for key, value in node.items()
-        if key not in ("title", "$defs", "examples", "properties")
-    }
+    if isinstance(ref, str) and ref.startswith(tuple(f"#/{key}/" for key in _DEF_KEYS)):
+        target = ref.replace("~1", "/").replace("~0", "~")  # JSON Pointer escapes in the name
+        if target not in defs:
+            raise UserError(f"unresolved $ref {ref!r}: no such entry in the schema's $defs or definitions")
+        return _bound(defs[target], defs, max_string, depth + 1)
+    out = {key: _bound(value, defs, max_string, depth + 1) for key, value in node.items() if key not in _DROPPED}
     if isinstance(node.get("properties"), dict):  # property names are data, not keywords: keep them all
         out["properties"] = {k: _bound(v, defs, max_string, depth + 1) for k, v in node["properties"].items()}
-    if out.get("type") == "string" and "enum" not in out and "const" not in out:
-        out["maxLength"] = min(int(out.get("maxLength", max_string)), max_string)
-    if out.get("type") == "array":
-        out["maxItems"] = min(int(out.get("maxItems", MAX_ITEMS)), MAX_ITEMS)
+    types = _types(out)
+    if "string" in types and "enum" not in out and "const" not in out:
+        cap = max(max_string, _count(out, "minLength", 0))  # a required minimum beats the cap
+        out["maxLength"] = min(_count(out, "maxLength", cap), cap)
+    if "array" in types:
+        cap = max(MAX_ITEMS, _count(out, "minItems", 0))
+        out["maxItems"] = min(_count(out, "maxItems", cap), cap)
     return out
+
+
+def _types(node: dict[str, Any]) -> set[str]:
+    kind = node.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return {k for k in kinds if isinstance(k, str)}
+
+
+def _count(node: dict[str, Any], key: str, default: int) -> int:
+    value = node.get(key, default)
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UserError(f"{key} must be a non-negative integer, got {value!r:.80}")
+    return value
 
 
 def tool_branch(spec: ToolSpec) -> dict[str, Any]:
@@ -96,19 +132,24 @@ def parse_turn(text: str, request: ModelRequest) -> tuple[str | None, ToolCall |
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ModelError(f"model output is not JSON: {text[:200]!r}") from exc
+    except (ValueError, RecursionError) as exc:  # an integer over 4300 digits, or nesting past the recursion limit
+        raise ModelError(f"model output is JSON that Python cannot read ({exc}): {text[:200]!r}") from exc
     if not isinstance(data, dict):
         raise ModelError(f"model output is not a JSON object: {text[:200]!r}")
     if "tool" in data:
         names = {spec.name for spec in request.tools}
         name, arguments = data.get("tool"), data.get("arguments", {})
-        if name not in names or not isinstance(arguments, dict):
+        if not isinstance(name, str) or name not in names or not isinstance(arguments, dict):
             raise ModelError(f"model called an unknown tool or gave bad arguments: {text[:200]!r}")
-        return None, ToolCall(name=str(name), arguments=arguments)
+        return None, ToolCall(name=name, arguments=arguments)
     if FINAL_KEY in data:
         answer = _unwrap(data[FINAL_KEY])
-        if request.output_schema is None:
-            return (answer if isinstance(answer, str) else json.dumps(answer)), None
-        return json.dumps(answer), None
+        if request.output_schema is None and isinstance(answer, str):
+            return answer, None
+        try:
+            return json.dumps(answer), None
+        except RecursionError as exc:
+            raise ModelError(f"model output nests too deeply: {text[:200]!r}") from exc
     raise ModelError(f"model output is neither a tool call nor a final answer: {text[:200]!r}")
 
 
@@ -118,7 +159,7 @@ def _unwrap(answer: Any) -> Any:
     if isinstance(answer, str) and answer.startswith("{") and FINAL_KEY in answer:
         try:
             inner = json.loads(answer)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
             return answer
         if isinstance(inner, dict) and FINAL_KEY in inner:
             return inner[FINAL_KEY]
