@@ -41,3 +41,9 @@ bench-security: setup
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache
+
+# BFCL v4 single-turn categories on agentcore and bare llama.cpp (bfcl-eval in bench/peers/.venv-bfcl, --no-deps).
+.PHONY: bench-bfcl
+bench-bfcl: setup
+	./scripts/setup_bfcl.sh
+	$(BIN)/python -m bench.bfcl $(ARGS)

@@ -1,0 +1,242 @@
+"""The two systems of the BFCL benchmark (bench/bfcl.py), each answering one BFCL entry with one model turn.
+
+- `agentcore`: an agentcore `Agent` with the entry's functions as its tools (grammar-constrained turns), run to
+  its first model turn and no further: `after_model_call` keeps the response, `before_tool_call` stops the run
+  with `Veto(stop=True)` before any tool runs, and `max_steps=1` ends a run whose first turn was a final answer.
+  So the model sees exactly what an Agent run shows on its first turn (agentcore's instructions or the entry's
+  own system prompt, its rules and tool signatures, the task, a step plan when the task reads as one).
+  A tool call is the answer `[{name: arguments}]`; a final answer is no call.
+- `bare`: llama-cpp-python on its own, the way a user of the model's chat template calls tools: the GGUF's own
+  Jinja template renders the messages with `tools=[{"type": "function", "function": ...}]` (Qwen2.5's
+  `<tools></tools>` system block), unconstrained greedy decoding, and every `<tool_call>{"name": ...,
+  "arguments": ...}</tool_call>` block of the output is a call.
+
+Both get the same JSON Schemas (bench.bfcl.tool_spec) and share one loaded llama_cpp.Llama.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentcore.messages import ToolSpec
+
+Calls = list[dict[str, dict[str, Any]]]  # BFCL's decoded form: [{function_name: {param: value}}]
+
+
+@dataclass(slots=True)
+class Answer:
+    """One system's answer to one entry: the decoded calls, the model's text, and what went wrong, if anything."""
+
+    calls: Calls
+    raw: str = ""
+    error: str | None = None
+    seconds: float = 0.0
+    prompt_tokens: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def split_messages(messages: Sequence[dict[str, Any]]) -> tuple[str | None, list[tuple[str, str]], str]:
+    """(system prompt, earlier turns, the last user message) of a BFCL question."""
+    system = None
+    rest = [(str(m["role"]), str(m.get("content") or "")) for m in messages]
+    if rest and rest[0][0] == "system":
+        system = rest.pop(0)[1]
+    last = len(rest) - 1
+    while last >= 0 and rest[last][0] != "user":
+        last -= 1
+    if last < 0:
+        return system, rest, ""
+    return system, rest[:last], rest[last][1]
+
+
+# -- agentcore -----------------------------------------------------------------------------------------------
+
+
+class SpecToolset:
+    """A toolset of bare ToolSpecs: listed to the model, never executed (the run stops before any tool runs)."""
+
+    def __init__(self, specs: Sequence[ToolSpec]) -> None:
+        self.specs = tuple(specs)
+
+    async def list_tools(self) -> Sequence[ToolSpec]:
+        return self.specs
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], ctx: Any) -> Any:
+        raise RuntimeError(f"bfcl: {name} is a description only; the first turn is the answer")
+
+    def tool_settings(self, name: str) -> tuple[float | None, int]:
+        return None, 0
+
+
+def first_turn_agent(model: Any, specs: Sequence[ToolSpec], system: str | None, max_tokens: int) -> Any:
+    """An Agent that keeps its first model response (`agent.first`) and never runs a tool."""
+    from agentcore import Agent
+    from agentcore.policy import Veto
+
+    class FirstTurn(Agent[None, str]):
+        first: Any = None
+
+        async def after_model_call(self, ctx: Any, response: Any) -> Any:
+            if self.first is None:
+                self.first = response
+            return response
+
+        async def before_tool_call(self, ctx: Any, call: Any) -> Any:
+            return Veto("bfcl: the first turn is the answer", stop=True)
+
+    agent = FirstTurn(model, tools=SpecToolset(specs), max_steps=1, name="bfcl", instructions=system)
+    agent.max_tokens = max_tokens
+    return agent
+
+
+async def agentcore_answer(
+    model: Any, specs: Sequence[ToolSpec], messages: Sequence[dict[str, Any]], max_tokens: int
+) -> Answer:
+    from agentcore.errors import AgentRunError
+    from agentcore.messages import Message
+
+    system, earlier, task = split_messages(messages)
+    agent = first_turn_agent(model, specs, system, max_tokens)
+    history = [Message(role, content) for role, content in earlier if role in ("user", "assistant")]  # type: ignore[arg-type]
+    started = time.perf_counter()
+    error = None
+    try:
+        await agent.run(task or " ", history=history or None)
+    except AgentRunError as exc:  # max_steps after a final answer the loop sent back: the first turn still counts
+        error = None if agent.first is not None else str(exc)
+    except Exception as exc:  # a crash is a wrong answer, not a failed benchmark
+        error = f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - started
+    response = agent.first
+    if response is None:
+        return Answer([], error=error or "no model turn", seconds=seconds)
+    calls: Calls = []
+    if response.tool_call is not None:
+        calls = [{response.tool_call.name: dict(response.tool_call.arguments)}]
+    raw = response.raw or (response.content or "")
+    return Answer(calls, raw=raw, error=error, seconds=seconds, prompt_tokens=response.usage.prompt_tokens)
+
+
+# -- bare llama-cpp-python with the chat template's native tools ---------------------------------------------
+
+_TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+
+
+def parse_tool_calls(text: str) -> Calls:
+    """Every `<tool_call>{"name": ..., "arguments": {...}}</tool_call>` block of a Qwen-style reply, in order.
+    A block cut off at the end of the text counts when its JSON is complete; blocks that are not a JSON object
+    with a string name are skipped (as BFCL's own Qwen handler skips them). Arguments given as a JSON string are
+    decoded."""
+    calls: Calls = []
+    for match in _TOOL_CALL.finditer(text):
+        try:
+            item = json.loads(match.group(1))
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            continue
+        arguments = item.get("arguments", item.get("parameters", {}))
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments)
+            except json.JSONDecodeError:
+                continue
+        if not isinstance(arguments, dict):
+            continue
+        calls.append({item["name"]: arguments})
+    return calls
+
+
+_FENCED = re.compile(r"```(?:json)?\s*(.*?)\s*```", re.DOTALL)
+
+
+def parse_lenient(text: str) -> Calls:
+    """`parse_tool_calls`, else the JSON the model wrote without the tags: a fenced ```json block (or the whole
+    reply) holding {"name": ..., "arguments": {...}} or a list of them. Qwen2.5-Coder-0.5B often answers that way;
+    this reading is reported as its own row (`bare-lenient`), the strict one stays `bare`."""
+    calls = parse_tool_calls(text)
+    if calls:
+        return calls
+    for chunk in [*_FENCED.findall(text), text.strip()]:
+        try:
+            item = json.loads(chunk)
+        except json.JSONDecodeError:
+            continue
+        items = item if isinstance(item, list) else [item]
+        calls = parse_tool_calls("".join(f"<tool_call>{json.dumps(i)}</tool_call>" for i in items))
+        if calls:
+            return calls
+    return []
+
+
+def openai_tools(specs: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    return [
+        {"type": "function", "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}
+        for s in specs
+    ]
+
+
+def _tojson(value: Any, indent: int | None = None, **_: Any) -> str:
+    """transformers' `tojson` for chat templates: key order kept, no HTML escaping (Jinja's own sorts and escapes)."""
+    return json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+class ChatTemplate:
+    """A GGUF's own chat template, rendered as transformers' apply_chat_template renders it."""
+
+    def __init__(self, template: str, eos_token: str = "", bos_token: str = "") -> None:
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+        env.filters["tojson"] = _tojson
+        self._template = env.from_string(template)
+        self.eos_token, self.bos_token = eos_token, bos_token
+
+    def render(self, messages: Sequence[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
+        def raise_exception(message: str) -> None:
+            raise ValueError(message)
+
+        return self._template.render(
+            messages=list(messages),
+            tools=tools or None,
+            add_generation_prompt=True,
+            eos_token=self.eos_token,
+            bos_token=self.bos_token,
+            raise_exception=raise_exception,
+        )
+
+
+class BareQwen:
+    """Raw llama-cpp-python on a loaded Llama: the chat template's tool prompt, greedy, no grammar."""
+
+    def __init__(self, llm: Any, max_tokens: int, seed: int = 0) -> None:
+        self.llm, self.max_tokens, self.seed = llm, max_tokens, seed
+        template = llm.metadata.get("tokenizer.chat_template")
+        if not template or "<tool_call>" not in template:
+            raise ValueError("the bare system needs a GGUF whose chat template has native tools (<tool_call>)")
+        eos = llm.detokenize([llm.token_eos()], special=True).decode("utf-8", errors="ignore")
+        self.template = ChatTemplate(template, eos_token=eos)
+        self.eos = eos
+
+    def answer(self, specs: Sequence[ToolSpec], messages: Sequence[dict[str, Any]]) -> Answer:
+        started = time.perf_counter()
+        prompt = self.template.render(
+            [{"role": m["role"], "content": m.get("content") or ""} for m in messages], openai_tools(specs)
+        )
+        tokens = self.llm.tokenize(prompt.encode(), add_bos=False, special=True)
+        if len(tokens) + self.max_tokens > self.llm.n_ctx():
+            return Answer([], error=f"prompt of {len(tokens)} tokens + max_tokens over n_ctx {self.llm.n_ctx()}",
+                          prompt_tokens=len(tokens))  # fmt: skip
+        out = self.llm.create_completion(
+            prompt=tokens, max_tokens=self.max_tokens, temperature=0.0, top_k=1, repeat_penalty=1.0,
+            seed=self.seed, stop=[self.eos] if self.eos else None,
+        )  # fmt: skip
+        text = str(out["choices"][0]["text"])
+        return Answer(
+            parse_tool_calls(text), raw=text, seconds=time.perf_counter() - started, prompt_tokens=len(tokens)
+        )
