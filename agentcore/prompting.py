@@ -290,5 +290,9 @@ def format_result(value: Any) -> str:
             return f"<{len(value)} bytes of binary data>"
     try:
         return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return str(value)
+    except Exception:  # not JSON-able, too deep, a huge int, or a __str__ that raises: try plain text next
+        pass
+    try:  # what JSON cannot show (a 5000-digit int, a 100000-deep list) may still have a text form
+        return clip(str(value))
+    except Exception:  # its __str__ raises, or is as deep: the model still learns what came back
+        return f"<a {type(value).__name__} that cannot be shown as text>"

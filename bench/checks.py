@@ -58,8 +58,8 @@ def _value_problem(kind: str, value: Any) -> str | None:
     if kind == "regex":
         try:
             re.compile(value)
-        except re.error as exc:
-            return f"bad regex {value!r}: {exc}"
+        except (re.error, OverflowError, RecursionError) as exc:  # a{4294967296}, 2000 nested groups
+            return f"bad regex {value[:80]!r}: {type(exc).__name__}: {exc}"
     return None
 
 

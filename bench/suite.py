@@ -72,14 +72,20 @@ def load_task_file(path: str | Path) -> list[Task]:
     path = Path(path)
     if not path.is_file():
         raise TaskFileError(f"no task file at {path}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TaskFileError(f"{path} is not UTF-8 text: {exc}") from None
     tasks = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("//"):
             continue
         try:
             tasks.append(parse_task(json.loads(line)))
         except ValueError as exc:  # JSONDecodeError is a ValueError too
-            raise TaskFileError(f"{path}:{number}: {exc}") from None
+            raise TaskFileError(f"{path}:{number}: {str(exc)[:300]}") from None
+        except RecursionError:  # json.loads of "[" * 100000
+            raise TaskFileError(f"{path}:{number}: the JSON nests too deeply") from None
     return tasks
 
 

@@ -41,9 +41,13 @@ class Workspace:
     def __init__(self, root: str | Path, max_read_chars: int, max_write_chars: int) -> None:
         if not ({os.open, os.mkdir, os.readlink} <= os.supports_dir_fd and hasattr(os, "O_NOFOLLOW")):
             raise UserError("the file tools need a POSIX system (os.open with dir_fd); they are not available here")
-        resolved = Path(root).expanduser().resolve()
-        if not resolved.is_dir():
-            raise UserError(f"workspace {str(root)!r} is not an existing folder; create it or pass another path")
+        try:
+            resolved = Path(root).expanduser().resolve()
+            found = resolved.is_dir()
+        except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop: not a usable folder either
+            raise UserError(f"workspace {str(root)[:200]!r} cannot be used: {exc}") from exc
+        if not found:
+            raise UserError(f"workspace {str(root)[:200]!r} is not an existing folder; create it or pass another path")
         self.root = resolved
         self.max_read_chars = max_read_chars
         self.max_write_chars = max_write_chars
