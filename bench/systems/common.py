@@ -67,20 +67,29 @@ Emit = Callable[[TaskResult], None]
 
 
 class CallTimer:
-    """Wraps a Llama instance's create_completion to add up the seconds spent inside it."""
+    """Wraps a Llama instance's create_completion and eval to add up the seconds spent inside llama.cpp.
+
+    `eval` counts too: LlamaCppModel evaluates the prompt itself first (under an abort callback, so a cancel
+    stops it), then create_completion samples. Only the outermost call counts (create_completion calls eval)."""
 
     def __init__(self, llm: Any) -> None:
         self.seconds = 0.0
-        original = llm.create_completion
+        self.depth = 0
+        for name in ("create_completion", "eval"):
+            setattr(llm, name, self._timed(getattr(llm, name)))
 
+    def _timed(self, original: Any) -> Any:
         def timed(*args: Any, **kwargs: Any) -> Any:
             started = time.perf_counter()
+            self.depth += 1
             try:
                 return original(*args, **kwargs)
             finally:
-                self.seconds += time.perf_counter() - started
+                self.depth -= 1
+                if self.depth == 0:
+                    self.seconds += time.perf_counter() - started
 
-        llm.create_completion = timed
+        return timed
 
     def take(self) -> float:
         """Seconds since the last take, and reset."""
