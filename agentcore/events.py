@@ -18,6 +18,10 @@ Sink = Callable[["Event"], None]
 _global_sinks: list[Sink] = []
 
 
+def no_sink(event: Event) -> None:
+    """The sink of a run nobody listens to: the loop then skips building its events."""
+
+
 def add_sink(sink: Sink) -> None:
     """Send every run's events to `sink` too (called in the emitting task; it must not block)."""
     if sink not in _global_sinks:

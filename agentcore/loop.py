@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
-from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted
+from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted, no_sink
 from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
@@ -126,18 +126,18 @@ class ToolTurn:
         decision = await run.deps.chain.before_tool(run.ctx, self.call)
         if isinstance(decision, Veto):
             return vetoed(run, self.call, decision)
-        if decision.name not in {spec.name for spec in run.specs}:
+        if decision is not self.call and decision.name not in {spec.name for spec in run.specs}:
             return vetoed(run, self.call, Veto(f"tool {decision.name!r} is not available in this run"))
-        return await run_tool(run, decision, step)
+        return await run_tool(run, decision, step, signature if decision is self.call else decision.signature())
 
 
-async def run_tool(run: Run, call: ToolCall, step: Step) -> NextStep:
+async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> NextStep:
     result, error, retry = await execute_tool(run, call, step)
     if retry:
         return retry_tool(run, call.name, f"Calling {call.name}", result)
-    run.seen_calls[call.signature()] = result
+    run.seen_calls[signature] = result
     if error:
-        run.failed_calls.add(call.signature())
+        run.failed_calls.add(signature)
     else:
         run.plan.advance(result)
     run.tool_retries.pop(call.name, None)  # retry limits count consecutive failures
@@ -282,6 +282,8 @@ def record_model_step(run: Run, response: ModelResponse, seconds: float, at: flo
     usage = response.usage
     run.usage.add(usage)
     run.steps.append(Step(index=run.ctx.step, usage=usage, model_seconds=seconds, content=response.content))
+    if run.emit is no_sink:
+        return
     run.emit(
         ModelCalled(
             run.ctx.run_id, run.ctx.step, usage, seconds, response.tool_call, response.content, run.model_name, at=at
@@ -293,7 +295,8 @@ async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool,
     """(result text, error, retry). Exceptions never escape: the model sees them and carries on."""
     step.call = call
     at, started = time.time(), time.perf_counter()
-    run.emit(ToolStarted(run.ctx.run_id, run.ctx.step, call, at=at))
+    if run.emit is not no_sink:
+        run.emit(ToolStarted(run.ctx.run_id, run.ctx.step, call, at=at))
     error = retry = False
     try:
         value = await run.deps.toolset.call_tool(call.name, call.arguments, run.ctx)
@@ -309,7 +312,8 @@ async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool,
         seconds = time.perf_counter() - started
         run.ledger.tool_seconds += seconds  # an interrupted tool's time is the tool's, not the framework's
     step.result, step.tool_error, step.tool_seconds = result, error, seconds
-    run.emit(ToolCalled(run.ctx.run_id, run.ctx.step, call, result, seconds, error or retry, at=at))
+    if run.emit is not no_sink:
+        run.emit(ToolCalled(run.ctx.run_id, run.ctx.step, call, result, seconds, error or retry, at=at))
     return result, error, retry
 
 

@@ -23,7 +23,7 @@ from agentcore.errors import (
     RunTimeoutError,
     UsageLimitExceeded,
 )
-from agentcore.events import Event, Notice, RunFinished, RunStarted, global_sinks
+from agentcore.events import Event, Notice, RunFinished, RunStarted, global_sinks, no_sink
 from agentcore.loop import LoopSettings, Run, RunDeps, drive
 from agentcore.messages import Message, Usage
 from agentcore.policy import Chain, Policy
@@ -225,6 +225,8 @@ def _logger() -> list[Callable[[Event], None]]:
 
 def _fanout(sinks: Sequence[Callable[[Event], None] | None]) -> Callable[[Event], None]:
     active = [sink for sink in sinks if sink is not None]
+    if not active:
+        return no_sink
     if len(active) == 1:
         return active[0]
 
