@@ -13,6 +13,7 @@ parts into text. Policies edit parts and call `render` again, so a wording chang
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -67,18 +68,38 @@ def _type_of(schema: dict[str, Any]) -> str:
     return str(kind)
 
 
+PARAM_DOC_CHARS = 160
+# Parameter docs and `?` for optional arguments: better on BFCL dev, not yet measured on BFCL test or the 48 tasks,
+# so off unless AGENTCORE_PARAM_DOCS=1 (see the BFCL issue's notes).
+PARAM_DOCS = os.environ.get("AGENTCORE_PARAM_DOCS", "0") == "1"
+
+
 def tool_signature(spec: ToolSpec) -> str:
-    """`name(arg: type, opt: type = default): description` — about a third of the tokens of the JSON Schema."""
+    """`name(arg: type, opt?: type, dflt: type = 1): description. arg: its doc; ...` — a third of the tokens of
+    the JSON Schema. `?` marks an optional argument without a default: leave it out unless the user gave it.
+    Parameter docs carry what names cannot (formats such as "City, State", units, defaults); BFCL measured it."""
     props: dict[str, Any] = spec.parameters.get("properties", {})
     required = set(spec.parameters.get("required", []))
-    args = []
+    args, docs = [], []
     for name, schema in props.items():
-        arg = f"{name}: {_type_of(schema)}"
-        if name not in required and "default" in schema:
+        optional = name not in required
+        mark = "?" if PARAM_DOCS and optional and "default" not in schema else ""
+        arg = f"{name}{mark}: {_type_of(schema)}"
+        if optional and "default" in schema:
             arg += f" = {json.dumps(schema['default'])}"
         args.append(arg)
+        doc = " ".join(str(schema.get("description", "")).split())
+        if PARAM_DOCS and doc:
+            docs.append(f"{name}: {clip_words(doc, PARAM_DOC_CHARS).rstrip('.')}")
     description = " ".join(spec.description.split())
-    return f"- {spec.name}({', '.join(args)}): {description}"
+    line = f"- {spec.name}({', '.join(args)}): {description}"
+    if docs:
+        line += (" " if description.endswith(".") or not description else ". ") + "Args: " + "; ".join(docs) + "."
+    return line
+
+
+def clip_words(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
 
 
 def system_sections(instructions: str, tools: Sequence[ToolSpec], extra: Sequence[str] = ()) -> tuple[Section, ...]:

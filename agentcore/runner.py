@@ -106,7 +106,9 @@ class RunDriver:
 
     async def _prepare_and_drive(self) -> None:
         agent, ctx = self.agent, self.ctx
+        loading = time.perf_counter()
         model = await agent.aresolve_model(progress=lambda line: self.emit(Notice(ctx.run_id, 0, line)))
+        self.ledger.model_seconds += time.perf_counter() - loading  # a first run pulls or loads: model time
         ctx.metadata["model"] = model  # policies that size prompts (the conversation window) read it
         await self.chain.run_start(ctx)
         toolset = agent.current_toolset()

@@ -54,8 +54,8 @@ def json_schema_prompt(prompt: BenchPrompt) -> list[Message]:
 
 def build_messages(prompt: BenchPrompt, steps: Sequence[tuple[ToolCall, str]] | None = None) -> list[Message]:
     """The messages an agent would send after `steps`, exactly as agentcore's loop builds them."""
-    system = prompting.system_prompt(prompt.instructions, prompt.tools, prompt.extra_blocks)
-    messages = [Message("system", system), prompting.task_message(prompt.task)]
+    system = prompting.system_message(prompt.instructions, prompt.tools, prompt.extra_blocks)
+    messages = [system, prompting.task_message(prompt.task)]
     for call, result in prompt.steps if steps is None else steps:
         messages.append(prompting.assistant_turn(call, None))
         messages.append(prompting.observation(prompt.task, call, result))
