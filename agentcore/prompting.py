@@ -69,8 +69,8 @@ def _type_of(schema: dict[str, Any]) -> str:
 
 
 PARAM_DOC_CHARS = 160
-# Parameter docs and `?` for optional arguments: better on BFCL dev, not yet measured on BFCL test or the 48 tasks,
-# so off unless AGENTCORE_PARAM_DOCS=1 (see the BFCL issue's notes).
+# Parameter docs and `?` for optional arguments, off unless AGENTCORE_PARAM_DOCS=1. Measured: BFCL test split
+# 19/30 against 15/30 (simple, multiple, live_simple), but the 48 bench tasks 75% against 79% (chains c10, c12).
 PARAM_DOCS = os.environ.get("AGENTCORE_PARAM_DOCS", "0") == "1"
 
 
