@@ -25,6 +25,7 @@ from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall
 from agentcore.models.base import Model
 from agentcore.policy import Policy, Veto
 from agentcore.result import RunResult
+from agentcore.runner import RunDriver
 from agentcore.tools.function import Tool
 from agentcore.tools.toolset import Toolset, as_toolset
 
@@ -223,9 +224,8 @@ class Agent(Generic[DepsT, OutputT]):
         steps = _checked_steps(max_steps if max_steps is not None else self.max_steps)
         limit = _checked_timeout(self.timeout if timeout is _UNSET else timeout)
         prior = list(history or ()) if session is None else await session.messages()
-        from agentcore.runner import RunDriver
-
-        driver = RunDriver(self, task, deps=deps, max_steps=steps, prior=prior, on_event=on_event)
+        policies = [*self.policies, AgentHooks(self)]  # the agent's own hooks are the innermost policy
+        driver = RunDriver(self, task, policies=policies, deps=deps, max_steps=steps, prior=prior, on_event=on_event)
         result = await driver.execute(limit, cancel)
         if session is not None and result.ok:
             await session.add(result.messages[driver.prior_count :])

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
-
-if TYPE_CHECKING:
-    from agentcore.models.base import Model
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 Role = Literal["system", "user", "assistant"]
 MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
@@ -202,3 +199,14 @@ class ModelRequest:
     # The model for this turn when a policy chose one (routing tiers); None: the run's model. Policies after the
     # one that chose still run: the choice travels with the request down the chain.
     model: Model | None = None
+
+
+@runtime_checkable
+class Model(Protocol):
+    """An async model: one request (messages, tool specs, output schema) in, one response out. It lives with the
+    request and response types it speaks (`agentcore.models.base` re-exports it with the backends' helpers)."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def complete(self, request: ModelRequest) -> ModelResponse: ...

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agentcore import context as run_context
 from agentcore import prompting
@@ -31,8 +31,29 @@ from agentcore.result import Ledger, RunResult, RunStatus
 from agentcore.steps import StepPlan
 
 if TYPE_CHECKING:
-    from agentcore.agent import Agent
+    from agentcore.models.base import Model
     from agentcore.tools.toolset import Toolset
+
+
+class RunOwner(Protocol):
+    """What a run needs from whoever owns it (the Agent): its configuration, model and tools."""
+
+    name: str
+    model: Any
+    instructions_text: str
+    follow_steps: bool
+    max_tokens: int
+    retries: int
+    think: int
+    constrain_final: bool
+
+    def current_toolset(self) -> Toolset: ...
+
+    async def aresolve_model(self, progress: Callable[[str], None] | None = None) -> Model: ...
+
+    def output_schema(self) -> dict[str, Any] | None: ...
+
+    def parse_output(self, content: str) -> Any: ...
 
 
 class RunDriver:
@@ -40,9 +61,10 @@ class RunDriver:
 
     def __init__(
         self,
-        agent: Agent[Any, Any],
+        agent: RunOwner,
         task: str,
         *,
+        policies: Sequence[Policy],
         deps: Any,
         max_steps: int,
         prior: Sequence[Message],
@@ -53,7 +75,7 @@ class RunDriver:
         self.prior_count = 1 + len(self.prior)  # the new system prompt, then the conversation so far
         self.parent = run_context.current_run()
         self.ctx = run_context.child_context(deps, task)
-        self.chain = Chain(self._policies())
+        self.chain = Chain(self._policies(policies))
         self.emit = _fanout([on_event, *_logger(), *global_sinks()])
         self.run: Run | None = None
         self.status: RunStatus = "completed"
@@ -61,15 +83,13 @@ class RunDriver:
         self.ledger = Ledger()
         self.reraise: BaseException | None = None
 
-    def _policies(self) -> list[Policy]:
-        from agentcore.agent import AgentHooks
+    def _policies(self, policies: Sequence[Policy]) -> list[Policy]:
+        """The owner's policies (its own hooks last), with the conversation window outermost in a conversation."""
+        if not self.prior:
+            return list(policies)
+        from agentcore.policies.conversation import ConversationWindow
 
-        window: list[Policy] = []
-        if self.prior:
-            from agentcore.policies.conversation import ConversationWindow
-
-            window.append(ConversationWindow())
-        return [*window, *self.agent.policies, AgentHooks(self.agent)]
+        return [ConversationWindow(), *policies]
 
     async def execute(self, limit: float | None, cancel: asyncio.Event | None) -> RunResult[Any]:
         token = run_context.enter(self.ctx)

@@ -6,17 +6,9 @@ import os
 from typing import Protocol, runtime_checkable
 
 from agentcore.errors import RealModelBlockedError
-from agentcore.messages import ModelRequest, ModelResponse
+from agentcore.messages import Model
 
-
-@runtime_checkable
-class Model(Protocol):
-    """An async model: one request (messages, tool specs, output schema) in, one response out."""
-
-    @property
-    def name(self) -> str: ...
-
-    async def complete(self, request: ModelRequest) -> ModelResponse: ...
+__all__ = ["Model", "TokenCounter", "check_real_model_allowed", "real_models_allowed", "set_real_models_allowed"]
 
 
 @runtime_checkable
