@@ -90,4 +90,27 @@ class FunctionModel:
         return _as_response(turn, request)
 
 
-__all__ = ["FunctionModel", "ScriptedModel", "call"]
+__all__ = ["FunctionModel", "Heartbeat", "ScriptedModel", "call"]
+
+
+class Heartbeat:
+    """Counts ticks of a task that sleeps `interval` seconds in a loop: a test's proof that the event loop stayed
+    free while a tool, a model load or a pull ran (`async with Heartbeat() as beat: ...; beat.ticks`)."""
+
+    def __init__(self, interval: float = 0.02) -> None:
+        self.interval = interval
+        self.ticks = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            self.ticks += 1
+
+    async def __aenter__(self) -> Heartbeat:
+        self._task = asyncio.create_task(self._beat())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()

@@ -22,7 +22,7 @@ from agentcore.messages import Message, ModelRequest
 from agentcore.models import registry
 from agentcore.models.openai_compat import OpenAICompatModel
 from agentcore.models.registry import ResolvedModel
-from agentcore.testing import FunctionModel, ScriptedModel
+from agentcore.testing import FunctionModel, Heartbeat, ScriptedModel
 
 REQUEST = ModelRequest(messages=(Message("user", "hi"),), constrain=False, max_tokens=8)
 
@@ -361,22 +361,13 @@ async def test_load_model_async_resolves_in_a_worker_thread(monkeypatch: pytest.
         return ResolvedModel(kind="http", path=None, url=f"http://127.0.0.1:{free_port()}/v1", name=spec)
 
     monkeypatch.setattr(registry, "resolve_model", resolve)
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.02)
-            ticks += 1
-
-    beat = asyncio.create_task(ticker())
     lines: list[str] = []
-    model = await load_model_async("http://any/v1", progress=lines.append)
-    beat.cancel()
+    async with Heartbeat(0.02) as beat:
+        model = await load_model_async("http://any/v1", progress=lines.append)
     assert isinstance(model, OpenAICompatModel)
     assert seen["thread"] is not threading.main_thread()
     assert lines == ["downloading part 1/1"]
-    assert ticks >= 5
+    assert beat.ticks >= 5
 
 
 async def test_cancelling_load_model_async_cancels_the_pull(monkeypatch: pytest.MonkeyPatch) -> None:

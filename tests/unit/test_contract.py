@@ -27,7 +27,7 @@ from agentcore.policies.conversation import ConversationWindow
 from agentcore.policies.routing import RoutingPolicy
 from agentcore.policy import CallModel, Policy
 from agentcore.sessions import InMemorySession, SQLiteSession
-from agentcore.testing import FunctionModel, ScriptedModel, call
+from agentcore.testing import FunctionModel, Heartbeat, ScriptedModel, call
 from agentcore.tools.function import tool
 
 
@@ -295,23 +295,14 @@ async def test_model_loading_runs_off_the_event_loop_and_under_the_timeout(monke
         return ScriptedModel(["ok"])
 
     monkeypatch.setattr(loader, "_load", slow_load)
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.05)
-            ticks += 1
-
-    running = asyncio.create_task(ticker())
-    with pytest.raises(Exception, match="timed out"):
-        await Agent("some-model").run("hi", timeout=0.2)
     events: list[Event] = []
-    result = await Agent("some-model").run("hi", on_event=events.append)
-    running.cancel()
+    async with Heartbeat(0.05) as beat:
+        with pytest.raises(Exception, match="timed out"):
+            await Agent("some-model").run("hi", timeout=0.2)
+        result = await Agent("some-model").run("hi", on_event=events.append)
     assert result.output == "ok"
     assert any(isinstance(e, Notice) and e.message == "pulling some-model" for e in events)  # progress, as events
-    assert ticks >= 8  # the loop kept ticking during both loads
+    assert beat.ticks >= 8  # the loop kept ticking during both loads
 
 
 # -- 6. hooks from one place, no import circle ------------------------------------------------------------
