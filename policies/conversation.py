@@ -53,6 +53,7 @@ class ConversationWindow(Policy):
         self.budget = budget
         self.count_tokens = count_tokens
         self.reserve = reserve
+        self._counts: dict[str, int] = {}
 
     def _budget(self, request: ModelRequest, model: Any) -> int | None:
         if self.budget is not None:
@@ -62,7 +63,17 @@ class ConversationWindow(Policy):
 
     def _counter(self, model: Any) -> Callable[[str], int]:
         found = self.count_tokens or getattr(model, "count_tokens", None)
-        return found if callable(found) else (lambda text: len(text) // 3 + 1)
+        count = found if callable(found) else (lambda text: len(text) // 3 + 1)
+        known = self._counts
+
+        def cached(text: str) -> int:  # every turn re-measures the same history: tokenise each message once
+            if text not in known:
+                if len(known) > 4096:
+                    known.clear()
+                known[text] = count(text)
+            return known[text]
+
+        return cached
 
     async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         model = request.model or ctx.metadata.get("model")
