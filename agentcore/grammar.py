@@ -6,7 +6,8 @@ a string with them until max_tokens. GBNF has bounded repetition (`x{0,300}`), a
 control characters. Objects keep property order (required first), with no free-form whitespace.
 
 Any schema gives a grammar that llama.cpp parses, or a UserError naming the bad node: keywords outside the subset
-(`$ref`, `pattern`, numeric bounds, `additionalProperties`) are not enforced, `allOf` parts are merged.
+(`$ref`, `pattern`, `additionalProperties`) are not enforced, `allOf` parts are merged. Numeric bounds are
+(grammar_ranges: integers exactly, decimals by sign and integer part).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 from typing import Any
 
 from agentcore.errors import UserError
+from agentcore.grammar_ranges import has_bounds, integer_rule, number_rule
 
 MAX_STRING = 300
 MAX_ITEMS = 20
@@ -30,8 +32,13 @@ PRIMITIVES = {
     "null": '"null"',
     "anystring": '"\\"" char{0,' + str(MAX_STRING) + '} "\\""',
     "scalar": "anystring | number | boolean | null",
-    "anyobject": '"{" ws ( anystring ws ":" ws scalar ( "," ws anystring ws ":" ws scalar ){0,15} )? "}"',
-    "anyvalue": 'scalar | anyobject | "[" ws ( scalar ( "," ws scalar ){0,19} )? "]"',
+    # Free-form values nest two levels (an object of lists, a list of objects), not more: a dict without listed
+    # properties keeps its structure instead of being flattened, and recursion cannot run on to max_tokens.
+    "flatobject": '"{" ws ( anystring ws ":" ws scalar ( "," ws anystring ws ":" ws scalar ){0,15} )? "}"',
+    "flatarray": '"[" ws ( scalar ( "," ws scalar ){0,19} )? "]"',
+    "innervalue": "scalar | flatobject | flatarray",
+    "anyobject": '"{" ws ( anystring ws ":" ws innervalue ( "," ws anystring ws ":" ws innervalue ){0,15} )? "}"',
+    "anyvalue": 'scalar | anyobject | "[" ws ( innervalue ( "," ws innervalue ){0,19} )? "]"',
 }
 
 
@@ -151,6 +158,8 @@ class _Builder:
                 raise UserError(f"minLength={low} is over maxLength={given}: no string matches")
             high = max(low, min(given, MAX_STRING))
             return self.rule(f'"\\"" char{{{low},{high}}} "\\""', "str")
+        if kind in ("integer", "number") and has_bounds(schema):
+            return self.rule(integer_rule(schema) if kind == "integer" else number_rule(schema), kind[:3])
         if kind in ("integer", "number", "boolean", "null"):
             return str(kind)
         if kind == "array":

@@ -98,10 +98,11 @@ class _Parser:
         node = self.atom()
         while (ch := self.peek()) in ("?", "*", "+", "{"):
             if ch == "{":
-                match = re.compile(r"\{(\d+),(\d*)\}").match(self.text, self.pos)
+                match = re.compile(r"\{(\d+)(,(\d*))?\}").match(self.text, self.pos)
                 assert match, self.text[self.pos :]
                 self.pos = match.end()
-                node = Rep(node, int(match.group(1)), int(match.group(2)) if match.group(2) else None)
+                low, comma, high = int(match.group(1)), match.group(2), match.group(3)
+                node = Rep(node, low, low if comma is None else int(high) if high else None)
             else:
                 self.pos += 1
                 node = Rep(node, *{"?": (0, 1), "*": (0, None), "+": (1, None)}[ch])
@@ -389,3 +390,65 @@ def test_tool_without_parameters_accepts_only_an_empty_object() -> None:
     grammar = Grammar(schema_to_gbnf({"type": "object", "properties": {}}))
     assert grammar.accepts("{}")
     assert not grammar.accepts('{"x": 1}')
+
+
+# --- numeric bounds and free-form values ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bounds", "inside", "outside"),
+    [
+        ({"minimum": 18, "maximum": 30}, [18, 19, 25, 29, 30], [17, 31, 0, 250000000000000, -18, 180]),
+        ({"minimum": 0, "maximum": 100}, [0, 7, 10, 99, 100], [-1, 101, 1000]),
+        ({"minimum": -5, "maximum": 5}, [-5, -1, 0, 3, 5], [-6, 6, -10]),
+        ({"minimum": -120, "maximum": -7}, [-120, -99, -10, -7], [-6, -121, 0, 7]),
+        ({"exclusiveMinimum": 0, "exclusiveMaximum": 10}, [1, 9], [0, 10]),
+        ({"minimum": 0, "exclusiveMinimum": True, "maximum": 3}, [1, 3], [0, 4]),  # draft 4's boolean form
+        ({"minimum": 1.5, "maximum": 3.5}, [2, 3], [1, 4]),
+        ({"minimum": 1}, [1, 2, 999999999999999], [0, -1]),
+        ({"maximum": 123}, [-999, 0, 123], [124, 1000]),
+    ],
+)
+def test_integer_bounds_are_exact(bounds: dict[str, Any], inside: list[int], outside: list[int]) -> None:
+    gbnf = schema_to_gbnf({"type": "integer", **bounds})
+    assert llama_parses(gbnf)
+    grammar = Grammar(gbnf)
+    assert [n for n in inside if not grammar.accepts(str(n))] == []
+    assert [n for n in outside if grammar.accepts(str(n))] == []
+
+
+def test_integer_bounds_match_every_value_of_a_random_range() -> None:
+    import random
+
+    rng = random.Random(7)
+    for _ in range(25):
+        lo = rng.randint(-5000, 5000)
+        hi = lo + rng.randint(0, 3000)
+        grammar = Grammar(schema_to_gbnf({"type": "integer", "minimum": lo, "maximum": hi}))
+        for n in range(lo - 30, hi + 31, max(1, (hi - lo) // 50)):
+            assert grammar.accepts(str(n)) == (lo <= n <= hi), (lo, hi, n)
+
+
+def test_number_bounds_keep_sign_and_integer_part() -> None:
+    grammar = Grammar(schema_to_gbnf({"type": "number", "minimum": 0, "maximum": 1}))
+    assert all(grammar.accepts(t) for t in ["0", "0.25", "1", "1.0"])
+    assert not any(grammar.accepts(t) for t in ["-0.5", "2", "10", "1e5"])
+    negative = Grammar(schema_to_gbnf({"type": "number", "minimum": -2.5, "maximum": 0}))
+    assert negative.accepts("-2.5") and negative.accepts("-0.1") and negative.accepts("0")
+    assert not negative.accepts("-40") and not negative.accepts("3")
+
+
+def test_bounds_that_admit_nothing_are_a_user_error() -> None:
+    with pytest.raises(UserError, match="admit no integer"):
+        schema_to_gbnf({"type": "integer", "minimum": 5, "maximum": 4})
+    with pytest.raises(UserError, match="must be numbers"):
+        schema_to_gbnf({"type": "integer", "minimum": "five"})
+
+
+def test_free_form_objects_keep_one_level_of_nesting() -> None:
+    gbnf = schema_to_gbnf({"type": "object", "properties": {"meta": {"type": "object"}}, "required": ["meta"]})
+    assert llama_parses(gbnf)
+    grammar = Grammar(gbnf)
+    assert grammar.accepts('{"meta": {"a": 1, "tags": ["x", "y"], "size": {"w": 2, "h": 3}}}')
+    assert grammar.accepts('{"meta": {}}')
+    assert not grammar.accepts('{"meta": {"a": {"b": {"c": 1}}}}')  # two levels inside, no deeper
