@@ -65,6 +65,11 @@ def _type_of(schema: dict[str, Any]) -> str:
     kind = schema.get("type", "any")
     if kind == "array":
         return f"list[{_type_of(schema.get('items', {}))}]"
+    props = schema.get("properties")
+    if kind == "object" and isinstance(props, dict) and props:
+        # The keys of a nested object: without them the model meets them only in the grammar, one token at a time.
+        required = set(schema.get("required", []))
+        return "{" + ", ".join(f"{k}{'' if k in required else '?'}: {_type_of(v)}" for k, v in props.items()) + "}"
     return str(kind)
 
 
@@ -89,13 +94,31 @@ def tool_signature(spec: ToolSpec) -> str:
             arg += f" = {json.dumps(schema['default'])}"
         args.append(arg)
         doc = " ".join(str(schema.get("description", "")).split())
-        if PARAM_DOCS and doc:
+        if PARAM_DOCS and informative(doc, name, schema, spec):
             docs.append(f"{name}: {clip_words(doc, PARAM_DOC_CHARS).rstrip('.')}")
     description = " ".join(spec.description.split())
     line = f"- {spec.name}({', '.join(args)}): {description}"
     if docs:
         line += (" " if description.endswith(".") or not description else ". ") + "Args: " + "; ".join(docs) + "."
     return line
+
+
+# fmt: off
+_FILLER = frozenset({
+    "a", "an", "the", "of", "to", "in", "on", "for", "by", "with", "as", "or", "and", "is", "are", "be", "it", "its",
+    "this", "that", "which", "from", "at",
+})
+# fmt: on
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def informative(doc: str, name: str, schema: dict[str, Any], spec: ToolSpec) -> bool:
+    """Whether a parameter's doc tells the model something its signature does not. An enum's values are in the
+    signature already, and "text: The text." only restates names; a format, a unit or an example is kept."""
+    if not doc or "enum" in schema:
+        return False
+    known = set(_WORD.findall(f"{name.replace('_', ' ')} {spec.name.replace('_', ' ')} {spec.description}".lower()))
+    return any(w not in known and w not in _FILLER for w in _WORD.findall(doc.lower()))
 
 
 def clip_words(text: str, limit: int) -> str:

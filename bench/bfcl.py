@@ -44,7 +44,7 @@ LIBRARY = ROOT / "bench" / "peers" / ".venv-bfcl"
 RESULTS_DIR = ROOT / "bench" / "results"
 BFCL_VERSION = "2026.3.23"
 CATEGORIES = ("simple_python", "multiple", "irrelevance", "live_simple", "live_multiple", "live_irrelevance")
-SYSTEM_NAMES = ("agentcore", "bare")
+SYSTEM_NAMES = ("agentcore", "agentcore+relevance", "bare")
 # Scored from the bare system's own replies, no extra model call: <tool_call> blocks, else a JSON call without them.
 DERIVED = {"bare-lenient": "bare"}
 CHECKER_MODEL = "agentcore"  # the model name the checker is given (it only looks up underscore_to_dot)
@@ -365,6 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     from agentcore.models.llamacpp import LlamaCppModel
+    from agentcore.policies.relevance import ToolRelevance
     from bench.bfcl_systems import BareQwen, agentcore_answer
     from bench.harness import resolve_model
 
@@ -374,8 +375,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bare = BareQwen(llm, args.max_tokens) if "bare" in args.systems else None
 
     def answer(system: str, entry: Entry) -> Any:
-        if system == "agentcore":
-            return asyncio.run(agentcore_answer(model, entry.specs(), entry.messages, args.max_tokens))
+        if system.startswith("agentcore"):
+            policies = [ToolRelevance()] if system == "agentcore+relevance" else []
+            return asyncio.run(agentcore_answer(model, entry.specs(), entry.messages, args.max_tokens, policies))
         assert bare is not None
         return bare.answer(entry.specs(), entry.messages)
 
@@ -389,7 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" {args.max_tokens}; bfcl-eval {bfcl.version} (data and AST checker)",
         f"- split: {args.split} ({'even' if args.split == 'dev' else 'odd'}-indexed entries),"
         f" limit {args.limit or 'none'} per category",
-        "- agentcore: one Agent turn, grammar-constrained; bare: the GGUF's chat template with native tools,"
+        "- agentcore: one Agent turn, grammar-constrained; agentcore+relevance: the same with the ToolRelevance policy; bare: the GGUF's chat template with native tools,"
         " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"
         " accepted too (bench/bfcl_systems.py)",
     ]

@@ -73,7 +73,9 @@ class SpecToolset:
         return None, 0
 
 
-def first_turn_agent(model: Any, specs: Sequence[ToolSpec], system: str | None, max_tokens: int) -> Any:
+def first_turn_agent(
+    model: Any, specs: Sequence[ToolSpec], system: str | None, max_tokens: int, policies: Sequence[Any] = ()
+) -> Any:
     """An Agent that keeps its first model response (`agent.first`) and never runs a tool."""
     from agentcore import Agent
     from agentcore.policy import Veto
@@ -89,19 +91,25 @@ def first_turn_agent(model: Any, specs: Sequence[ToolSpec], system: str | None, 
         async def before_tool_call(self, ctx: Any, call: Any) -> Any:
             return Veto("bfcl: the first turn is the answer", stop=True)
 
-    agent = FirstTurn(model, tools=SpecToolset(specs), max_steps=1, name="bfcl", instructions=system)
+    agent = FirstTurn(
+        model, tools=SpecToolset(specs), max_steps=1, name="bfcl", instructions=system, policies=list(policies)
+    )
     agent.max_tokens = max_tokens
     return agent
 
 
 async def agentcore_answer(
-    model: Any, specs: Sequence[ToolSpec], messages: Sequence[dict[str, Any]], max_tokens: int
+    model: Any,
+    specs: Sequence[ToolSpec],
+    messages: Sequence[dict[str, Any]],
+    max_tokens: int,
+    policies: Sequence[Any] = (),
 ) -> Answer:
     from agentcore.errors import AgentRunError
     from agentcore.messages import Message
 
     system, earlier, task = split_messages(messages)
-    agent = first_turn_agent(model, specs, system, max_tokens)
+    agent = first_turn_agent(model, specs, system, max_tokens, policies)
     history = [Message(role, content) for role, content in earlier if role in ("user", "assistant")]  # type: ignore[arg-type]
     started = time.perf_counter()
     error = None
