@@ -30,6 +30,7 @@ from agentcore.tools.function import Tool
 from agentcore.tools.toolset import Toolset, as_toolset
 
 if TYPE_CHECKING:
+    from agentcore.memory.facade import Memory
     from agentcore.sessions import Session
 
 DepsT = TypeVar("DepsT")
@@ -81,6 +82,7 @@ class Agent(Generic[DepsT, OutputT]):
         timeout: float | None = _UNSET,
         think: int | None = None,
         name: str | None = None,
+        memory: Memory | None = None,
     ) -> None:
         cls = type(self)
         self.name = name or cls.__name__
@@ -95,6 +97,9 @@ class Agent(Generic[DepsT, OutputT]):
         self._model: Model | None = self.model if isinstance(self.model, Model) else None
         self._model_lock: asyncio.Lock | None = None
         self._adapter: Any = None
+        self.memory = memory  # read into every run and written back by its MemoryPolicy (agentcore.memory)
+        if memory is not None and memory.offers_tool:
+            self.toolset = as_toolset([self.toolset, memory.search_tool()])
 
     # -- configuration ------------------------------------------------------------------------------------------
 
@@ -224,7 +229,8 @@ class Agent(Generic[DepsT, OutputT]):
         steps = _checked_steps(max_steps if max_steps is not None else self.max_steps)
         limit = _checked_timeout(self.timeout if timeout is _UNSET else timeout)
         prior = list(history or ()) if session is None else await session.messages()
-        policies = [*self.policies, AgentHooks(self)]  # the agent's own hooks are the innermost policy
+        remembered = [self.memory.policy()] if self.memory is not None else []
+        policies = [*self.policies, *remembered, AgentHooks(self)]  # the agent's own hooks are the innermost policy
         driver = RunDriver(self, task, policies=policies, deps=deps, max_steps=steps, prior=prior, on_event=on_event)
         result = await driver.execute(limit, cancel)
         if session is not None and result.ok:

@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     models_sub.add_parser("list")
     pull = models_sub.add_parser("pull")
     pull.add_argument("name")
+    from agentcore.memory.cli import add_memory_parser  # argparse only: loads no store
+
+    add_memory_parser(sub)
     return parser
 
 
@@ -65,6 +68,7 @@ def _agent_flags(run: argparse.ArgumentParser) -> None:
     run.add_argument("--advice-mode", choices=["advice_first", "review_revise", "both"], default="advice_first")
     run.add_argument("--optimize", action="store_true", help="compress the prompt (tool descriptions, filler)")
     run.add_argument("--json-log", action="store_true", help="log every event as a JSON line on stderr")
+    run.add_argument("--memory", default=None, help="memory directory: recall into the run, record it after")
     run.add_argument("--quiet", action="store_true", help="print only the answer")
 
 
@@ -73,6 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "models":
             return _models(args)
+        if args.command == "memory":
+            from agentcore.memory.cli import run_memory
+
+            return run_memory(args)
         check_run_args(args)
         return asyncio.run(_chat(args) if args.command == "chat" else _run(args))
     except KeyboardInterrupt:
@@ -158,6 +166,11 @@ async def _setup(args: argparse.Namespace) -> tuple[Any, Any, Any, _Printer]:
     kwargs: dict[str, Any] = {"instructions": args.instructions} if args.instructions else {}
     policies = _policies(args, model, advisor)
 
+    if args.memory:
+        from agentcore.memory import Memory
+
+        kwargs["memory"] = Memory.open(args.memory)
+
     def make_agent(_: object = None) -> Agent[None, str]:
         return Agent(model, tools=toolset, max_steps=args.max_steps, policies=policies, **kwargs)
 
@@ -194,6 +207,9 @@ async def _run(args: argparse.Namespace) -> int:
         _error(f"run stopped: {exc}")
         return 3
     say.ledger(result)
+    if args.memory:
+        judge = f"agentcore memory --dir {args.memory} feedback {result.run_id} good|bad"
+        say.line(f"run {result.run_id} recorded in memory; judge it with: {judge}")
     if not result.ok:
         _error(f"run ended with status {result.status}: {result.error}")
         return 3

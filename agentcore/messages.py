@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 Role = Literal["system", "user", "assistant"]
 MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
-SectionKind = Literal["instructions", "rules", "tools", "block"]
+SectionKind = Literal["instructions", "rules", "tools", "block", "memory"]
 NoticeKind = Literal["retry", "repeat", "missing_tool", "review"]
 
 
@@ -35,13 +35,24 @@ class ToolSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """One recalled memory: a stored fact or past exchange (`fact`), or a lesson from past runs (`guiding` or
+    `cautionary` principle, `experience`). `ref` is its id in its store, so the model may cite it."""
+
+    kind: str
+    text: str
+    ref: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Section:
     """One paragraph group of the system prompt: the agent's instructions, the fixed tool rules, the tool list,
-    or a policy's block (advice, experience)."""
+    a policy's block (advice), or recalled memory (`items`, rendered as advice, never as instructions)."""
 
     kind: SectionKind
     text: str = ""
     tools: tuple[ToolSpec, ...] = ()
+    items: tuple[MemoryItem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

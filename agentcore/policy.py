@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from agentcore.context import RunContext
-from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec
+from agentcore.messages import ModelRequest, ModelResponse, Section, ToolCall, ToolSpec
 
 CallModel = Callable[[ModelRequest], Awaitable[ModelResponse]]
 
@@ -47,8 +47,9 @@ class Policy:
         """The tools this run may see, decided once before the first turn (a router may offer none)."""
         return tools
 
-    def system_blocks(self, ctx: RunContext[Any]) -> list[str]:
-        """Extra blocks for the system prompt (experience, advice). Computed once per run: the prefix stays stable."""
+    def system_blocks(self, ctx: RunContext[Any]) -> Sequence[str | Section]:
+        """Extra blocks for the system prompt: text (advice) or typed sections (recalled memory). Computed once per
+        run: the prefix stays stable."""
         return []
 
     async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
@@ -79,7 +80,7 @@ class Chain:
             specs = tuple(policy.filter_tools(ctx, specs))
         return tuple(specs)
 
-    def blocks(self, ctx: RunContext[Any]) -> list[str]:
+    def blocks(self, ctx: RunContext[Any]) -> list[str | Section]:
         return [block for policy in self.policies for block in policy.system_blocks(ctx)]
 
     def model_turn(self, ctx: RunContext[Any], base: CallModel) -> CallModel:

@@ -1,1 +1,62 @@
-"""Memory: short-term, long-term, vector and experience memory."""
+"""Memory that outlives a conversation: long-term facts (SQLite), vector recall (chromadb), and experience that
+learns from past runs (EvolveR principles). `Memory` is the facade an Agent takes; see docs/memory.md.
+
+Names load lazily: importing this package loads neither chromadb nor onnxruntime.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "Memory": "agentcore.memory.facade",
+    "MemoryPolicy": "agentcore.memory.policy",
+    "MemoryStore": "agentcore.memory.base",
+    "MemoryRecord": "agentcore.memory.base",
+    "MemoryStoreError": "agentcore.memory.base",
+    "SQLiteStore": "agentcore.memory.sqlite_store",
+    "ChromaStore": "agentcore.memory.vector_store",
+    "MiniLMEmbedder": "agentcore.memory.embeddings",
+    "PrincipleBank": "agentcore.memory.principles",
+    "Principle": "agentcore.memory.principles",
+    "Trajectory": "agentcore.memory.principles",
+    "Reflector": "agentcore.memory.reflect",
+    "ReflectReport": "agentcore.memory.reflect",
+}
+
+if TYPE_CHECKING:
+    from agentcore.memory.base import MemoryRecord, MemoryStore, MemoryStoreError
+    from agentcore.memory.embeddings import MiniLMEmbedder
+    from agentcore.memory.facade import Memory
+    from agentcore.memory.policy import MemoryPolicy
+    from agentcore.memory.principles import Principle, PrincipleBank, Trajectory
+    from agentcore.memory.reflect import Reflector, ReflectReport
+    from agentcore.memory.sqlite_store import SQLiteStore
+    from agentcore.memory.vector_store import ChromaStore
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentcore.memory' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "ChromaStore",
+    "Memory",
+    "MemoryPolicy",
+    "MemoryRecord",
+    "MemoryStore",
+    "MemoryStoreError",
+    "MiniLMEmbedder",
+    "Principle",
+    "PrincipleBank",
+    "ReflectReport",
+    "Reflector",
+    "SQLiteStore",
+    "Trajectory",
+]

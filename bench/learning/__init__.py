@@ -1,0 +1,204 @@
+"""Learning gain from experience memory: `python -m bench.learning --train FILE --test FILE [--systems ...]`.
+
+For each learning system: run the train tasks with memory writing (each task's check is the run's outcome),
+reflect, then run the test tasks with memory read-only. `none` runs the test tasks with no memory. Every system
+runs in one process on the same real default model (greedy), so the columns compare like with like.
+
+Systems:
+- `none`: no memory.
+- `evolver`: EvolveR principles with the default safety rule (a lesson from a failed run waits inactive until a
+  confirmed success merges into it).
+- `evolver-failures`: the same bank, with the cautionary lessons of trusted failed runs (no block, no quarantined
+  or echoed tool text) made active: what the strict rule costs.
+
+Prints a table and, with `--out-dir DIR`, writes `DIR/learning.json` as {"systems": {NAME: {"test_success": ...}}}.
+The shipped split (bench/learning/train.jsonl, test.jsonl) shares no task; the test split was never used to tune.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench import checks, toolbox
+from bench.suite import Task, load_task_file
+from bench.systems.common import warm_up
+
+HERE = Path(__file__).resolve().parent
+SYSTEMS = ("none", "evolver", "evolver-failures")
+
+
+@dataclass(slots=True)
+class Outcome:
+    id: str
+    family: str
+    ok: bool
+    output: str | None
+    calls: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    recalled: list[str] = field(default_factory=list)
+
+
+async def run_task(model: Any, task: Task, memory: Any, max_steps: int) -> Outcome:
+    from agentcore import Agent
+    from agentcore.errors import AgentRunError
+
+    if memory is not None:
+        memory.verifier = lambda result: checks.passes(task.check, result.output)
+    agent: Agent[None, str] = Agent(model, tools=toolbox.agent_tools(task.tools), max_steps=max_steps, memory=memory)
+    started = time.perf_counter()
+    try:
+        result: Any = await agent.run(task.task, timeout=120)
+    except AgentRunError as exc:
+        result = exc.partial
+    seconds = time.perf_counter() - started
+    output = None if result is None or result.output is None else str(result.output)
+    calls = [s.call.signature() for s in (result.steps if result else []) if s.call is not None]
+    recalled = [r for e in (result.trace if result else []) if e["kind"] == "memory" for r in e["recalled"]]
+    return Outcome(task.id, task.family, checks.passes(task.check, output), output, calls, seconds, recalled)
+
+
+async def run_tasks(model: Any, tasks: Sequence[Task], memory: Any, max_steps: int, label: str) -> list[Outcome]:
+    out = []
+    for task in tasks:
+        outcome = await run_task(model, task, memory, max_steps)
+        mark = "ok " if outcome.ok else "BAD"
+        print(f"  [{label}] {mark} {task.id} {outcome.seconds:5.1f}s {outcome.output!r:.60} {outcome.calls}",
+              file=sys.stderr, flush=True)  # fmt: skip
+        out.append(outcome)
+    return out
+
+
+def summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    families = sorted({o.family for o in outcomes})
+    by_family = {f: _rate([o for o in outcomes if o.family == f]) for f in families}
+    return {"test_success": _rate(outcomes), "families": by_family, "tasks": [asdict(o) for o in outcomes]}
+
+
+def _rate(outcomes: Sequence[Outcome]) -> float:
+    return round(sum(o.ok for o in outcomes) / len(outcomes), 4) if outcomes else 0.0
+
+
+async def learn(model: Any, train: Sequence[Task], root: Path, max_steps: int) -> dict[str, Any]:
+    """Train once with memory writing, then reflect; both evolver variants read this bank."""
+    from agentcore.memory import Memory, PrincipleBank
+
+    bank = PrincipleBank(root / "experience.db")
+    memory = Memory(experience=bank, remember_exchanges=False)
+    trained = await run_tasks(model, train, memory, max_steps, "train")
+    report = await memory.reflect(model)
+    per = max(report.trajectories, 1)
+    print(f"  [reflect] {report.trajectories} runs, {report.model_calls} calls, {report.seconds:.1f}s: "
+          f"{len(report.inserted)} active, {len(report.waiting)} waiting, {len(report.merged)} merged",
+          file=sys.stderr)  # fmt: skip
+    for p in bank.all():
+        state = "active " if p.active else "waiting"
+        print(f"    {p.id} {state} {p.type:10} {p.description}", file=sys.stderr)
+    bank.close()
+    return {
+        "train_success": _rate(trained),
+        "reflect": {**report.to_dict(), "calls_per_trajectory": round(report.model_calls / per, 2),
+                    "seconds_per_trajectory": round(report.seconds / per, 2)},
+        "store_bytes": (root / "experience.db").stat().st_size,
+    }  # fmt: skip
+
+
+def open_failures(source: Path, target: Path) -> int:
+    """A copy of the bank with trusted failures' cautionary lessons made active; returns how many."""
+    from agentcore.memory import PrincipleBank
+
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{source}{suffix}").exists():
+            shutil.copy(f"{source}{suffix}", f"{target}{suffix}")
+    bank = PrincipleBank(target)
+    waiting = [p for p in bank.all() if not p.active and p.why.endswith("waits for a confirmed success")]
+    for p in waiting:
+        bank.promote(p.id)
+    bank.close()
+    return len(waiting)
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    from agentcore.memory import Memory, PrincipleBank
+    from agentcore.models.llamacpp import LlamaCppModel
+    from agentcore.models.registry import DEFAULT_MODEL, model_path
+
+    train, test = load_task_file(args.train), load_task_file(args.test)
+    overlap = {t.task for t in train} & {t.task for t in test}
+    if overlap:
+        raise SystemExit(f"train and test share tasks: {sorted(overlap)}")
+    model = LlamaCppModel(str(model_path(DEFAULT_MODEL)), n_ctx=4096, n_threads=args.threads, seed=0)
+    warm_up(model.load())  # loaded before the clock of any task starts
+    systems: dict[str, Any] = {}
+    root = Path(tempfile.mkdtemp(prefix="agentcore-learning-"))
+    learnt: dict[str, Any] | None = None
+    for name in args.systems:
+        if name == "none":
+            systems[name] = summary(await run_tasks(model, test, None, args.max_steps, name))
+            continue
+        if learnt is None:
+            learnt = await learn(model, train, root, args.max_steps)
+        path = root / "experience.db"
+        extra: dict[str, Any] = {}
+        if name == "evolver-failures":
+            path = root / "experience-failures.db"
+            extra["opened"] = open_failures(root / "experience.db", path)
+        bank = PrincipleBank(path)
+        extra["active_principles"] = len(bank.all(active_only=True))
+        memory = Memory(experience=bank, learn=False)
+        systems[name] = {**summary(await run_tasks(model, test, memory, args.max_steps, name)), **learnt, **extra}
+    shutil.rmtree(root, ignore_errors=True)
+    return {"command": " ".join(["python -m bench.learning", *sys.argv[1:]]), "model": DEFAULT_MODEL,
+            "train": str(args.train), "test": str(args.test), "systems": systems}  # fmt: skip
+
+
+def table(data: dict[str, Any]) -> str:
+    systems = data["systems"]
+    families = sorted({f for s in systems.values() for f in s["families"]})
+    head = ["system", "test success", *families, "train success", "reflect calls/run", "reflect s/run", "active"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, s in systems.items():
+        reflect = s.get("reflect", {})
+        row = [name, f"{s['test_success']:.0%}", *(f"{s['families'].get(f, 0):.0%}" for f in families),
+               f"{s['train_success']:.0%}" if "train_success" in s else "–",
+               str(reflect.get("calls_per_trajectory", "–")), str(reflect.get("seconds_per_trajectory", "–")),
+               str(s.get("active_principles", "–"))]  # fmt: skip
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.learning", description=__doc__.split("\n")[0])
+    parser.add_argument("--train", type=Path, default=HERE / "train.jsonl")
+    parser.add_argument("--test", type=Path, default=HERE / "test.jsonl")
+    parser.add_argument("--systems", default=",".join(SYSTEMS[:2]), help=f"comma-separated: {', '.join(SYSTEMS)}")
+    parser.add_argument("--out-dir", type=Path, default=None)
+    parser.add_argument("--max-steps", type=int, default=6)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    args.systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = sorted(set(args.systems) - set(SYSTEMS))
+    if unknown:
+        parser.error(f"unknown system(s) {', '.join(unknown)}; choose from {', '.join(SYSTEMS)}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    data = asyncio.run(main_async(args))
+    print(f"command: {data['command']}\nmodel: {data['model']}\n")
+    print(table(data))
+    if args.out_dir is not None:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+        (args.out_dir / "learning.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+        (args.out_dir / "learning.md").write_text(table(data) + "\n", encoding="utf-8")
+    return 0

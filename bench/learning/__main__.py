@@ -1,0 +1,5 @@
+import sys
+
+from bench.learning import main
+
+sys.exit(main())

@@ -1,0 +1,41 @@
+"""Experience memory on the real default model (Qwen 0.5B through llama.cpp) and the real MiniLM embedder: a run
+with a check, reflect() distilling a principle under the grammar, and the principle read back into the next run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.memory import Memory
+from agentcore.tools.builtin.calculator import calculator
+
+pytestmark = pytest.mark.real_model
+
+
+async def test_a_checked_run_becomes_a_principle_read_into_the_next_run(qwen: Any, tmp_path: Path) -> None:
+    memory = Memory.open(tmp_path, long_term=False, verifier=lambda result: "391" in str(result.output))
+    agent: Agent[None, str] = Agent(qwen, tools=[calculator], memory=memory, max_steps=3)
+    first = await agent.run("What is 17 * 23?")
+    bank = memory.experience
+    assert bank is not None
+    t = bank.trajectory(first.run_id)
+    assert t is not None and t.outcome == ("391" in str(first.output))
+    assert any(step.startswith("calculator(") for step in t.steps)
+
+    report = await memory.reflect(qwen)
+    assert report.trajectories == 1 and report.model_calls >= 1 and report.skipped == 0
+    principles = bank.all()
+    assert len(principles) == 1
+    lesson = principles[0]
+    assert 3 <= len(lesson.description.split()) <= 40  # one sentence, bounded by the schema's maxLength
+    assert lesson.type == ("guiding" if t.outcome else "cautionary")
+    assert lesson.active == bool(t.outcome)
+
+    if lesson.active:  # a success's lesson reaches the next similar run, labelled as advice
+        second = await agent.run("What is 19 * 21?")
+        assert lesson.id in [r for e in second.trace if e["kind"] == "memory" for r in e["recalled"]]
+        system = second.messages[0].content
+        assert f"[{lesson.id}] Do: " in system and "never an instruction" in system
