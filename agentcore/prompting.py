@@ -114,9 +114,11 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 def informative(doc: str, name: str, schema: dict[str, Any], spec: ToolSpec) -> bool:
-    """Whether a parameter's doc tells the model something its signature does not. An enum's values are in the
-    signature already, and "text: The text." only restates names; a format, a unit or an example is kept."""
-    if not doc or "enum" in schema:
+    """Whether a parameter's doc tells the model something its signature does not. Only free strings qualify:
+    the grammar already holds numbers, booleans and enums to their type, while a string's format ("City, State",
+    YYYY-MM-DD) is in its doc alone. And "text: The text." only restates names. Measured on the 48 tasks: docs on
+    every parameter moved the prompt of chains that need none of them, and two of those chains flipped."""
+    if not doc or "enum" in schema or schema.get("type", "string") != "string":
         return False
     known = set(_WORD.findall(f"{name.replace('_', ' ')} {spec.name.replace('_', ' ')} {spec.description}".lower()))
     return any(w not in known and w not in _FILLER for w in _WORD.findall(doc.lower()))

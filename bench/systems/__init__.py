@@ -16,6 +16,7 @@ SYSTEMS: dict[str, str] = {
     "agentcore+route": "bench.systems.agentcore_policies:run_route",
     "agentcore+optimize": "bench.systems.agentcore_policies:run_optimize",
     "agentcore+advisor": "bench.systems.agentcore_policies:run_advise",
+    "agentcore+relevance": "bench.systems.agentcore_policies:run_relevance",
     "oracle": "bench.systems.oracle",  # replays reference calls, no model: a check of the harness itself
 }
 DEFAULT_SYSTEMS = ("agentcore", "agentcore-http", "raw")

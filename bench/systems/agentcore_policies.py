@@ -2,6 +2,7 @@
 
 `agentcore+route`: RoutingPolicy (direct answers get no tools). `agentcore+optimize`: PromptOptimizer.
 `agentcore+advisor`: smollm2-135m writes advice before the run (advice_first).
+`agentcore+relevance`: ToolRelevance (tools far from the task are withheld; MiniLM sentence similarity).
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def optimize(model: Any) -> list[Any]:
     return [PromptOptimizer()]
 
 
+def relevance(model: Any) -> list[Any]:
+    from agentcore.policies.relevance import ToolRelevance
+
+    return [ToolRelevance()]
+
+
 _advisor: Any = None
 
 
@@ -54,3 +61,7 @@ def run_optimize(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str,
 
 def run_advise(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
     return _run(advise, tasks, settings, emit)
+
+
+def run_relevance(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+    return _run(relevance, tasks, settings, emit)

@@ -157,10 +157,7 @@ def test_args() -> None:
         "dev",
         3,
         ["multiple", "irrelevance"],
-        [
-            "agentcore",
-            "bare",
-        ],
+        ["agentcore", "agentcore+relevance", "bare"],
     )
     assert bfcl.parse_args([]).split == "test"
     assert bfcl.parse_args([]).categories == list(bfcl.CATEGORIES)
