@@ -9,8 +9,8 @@ median best similarity of 0.25 and 21% of them fall under 0.10, against none of 
 (their 5th percentiles are 0.30 and 0.34) and 7% of live_simple (mostly non-English tasks, which this English
 model reads poorly). So the default floor is 0.10, chosen on BFCL dev only.
 
-Tools under `min_similarity` are withheld for the run; with none left the run answers directly. `top_k` also makes
-this tool retrieval for a large toolset. The scores are in the run's trace (`tool_relevance`).
+When no tool reaches `min_similarity` the run is offered none and answers directly. `top_k` also makes this tool
+retrieval for a large toolset (the best k, in their own order). The scores are in the run's trace (`tool_relevance`).
 Limits: the task of each run is what is compared, so a short follow-up in a conversation ("and in Paris?") scores
 low; and English tool descriptions only, with the default embedder.
 """
@@ -41,7 +41,7 @@ def tool_text(spec: ToolSpec) -> str:
 
 
 class ToolRelevance(Policy):
-    """Withholds the tools whose similarity to the task is under `min_similarity` (and beyond the `top_k` best)."""
+    """Offers no tool when none is within `min_similarity` of the task; else the tools (the `top_k` best, if set)."""
 
     name = "tool_relevance"
 
@@ -76,7 +76,10 @@ class ToolRelevance(Policy):
             return tools
         scores = self.scores(ctx.task, tools)
         ranked = sorted(range(len(tools)), key=lambda i: -scores[i])[: self.top_k]
-        kept = [tools[i] for i in sorted(ranked) if scores[i] >= self.min_similarity]
+        # All or nothing under the floor: a chain's second tool can read far from the task ("then multiply the
+        # count by 8" against the calculator: 0.095) while the first is close; only a task that no tool is
+        # close to goes without.
+        kept = [tools[i] for i in sorted(ranked)] if max(scores) >= self.min_similarity else []
         ctx.record(
             "tool_relevance",
             kept=[spec.name for spec in kept],

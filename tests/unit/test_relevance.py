@@ -57,12 +57,14 @@ async def test_unrelated_task_gets_no_tools_and_answers_directly() -> None:
     assert entry["kept"] == [] and entry["scores"]["convert_currency"] < 0.2
 
 
-async def test_related_tool_is_kept_and_the_unrelated_one_withheld() -> None:
+async def test_one_related_tool_keeps_them_all() -> None:
     model = ScriptedModel([call("weather_forecast", city="Oslo"), "sunny"])
     relevance = ToolRelevance(min_similarity=0.2, embedder=WordsEmbedder())
     agent = Agent(model, tools=[convert_currency, weather_forecast], policies=[relevance])
     result = await agent.run("What is the weather forecast for the city of Oslo?")
-    assert [s.name for s in model.requests[0].tools] == ["weather_forecast"]
+    assert [s.name for s in model.requests[0].tools] == ["convert_currency", "weather_forecast"]
+    entry = next(e for e in result.trace if e["kind"] == "tool_relevance")
+    assert entry["scores"]["convert_currency"] < 0.2 <= entry["scores"]["weather_forecast"]
     assert result.output == "sunny"
 
 
