@@ -352,6 +352,22 @@ def run_entries(
     return scores, records
 
 
+def _asked(entry: Entry, args: argparse.Namespace) -> tuple[Any, ...]:
+    return entry.specs(), entry.messages, args.max_tokens
+
+
+def relevance_answer(model: Any, relevance: Any, entry: Entry, args: argparse.Namespace, plain: Any) -> Any:
+    """agentcore with ToolRelevance. Where the policy keeps the tools the model gets the very request plain
+    agentcore got (same prompt, greedy), so that system's reply, when it ran, is this one's too."""
+    from bench.bfcl_systems import agentcore_answer, split_messages
+
+    specs = entry.specs()
+    kept = max(relevance.scores(split_messages(entry.messages)[2] or " ", specs)) >= relevance.min_similarity
+    if kept and plain is not None:
+        return plain
+    return asyncio.run(agentcore_answer(model, *_asked(entry, args), [relevance]))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
@@ -374,10 +390,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     llm = model.load()  # one Llama for both systems
     bare = BareQwen(llm, args.max_tokens) if "bare" in args.systems else None
 
+    relevance, plain_replies = ToolRelevance(), {}
+
     def answer(system: str, entry: Entry) -> Any:
-        if system.startswith("agentcore"):
-            policies = [ToolRelevance()] if system == "agentcore+relevance" else []
-            return asyncio.run(agentcore_answer(model, entry.specs(), entry.messages, args.max_tokens, policies))
+        if system == "agentcore":
+            plain_replies[entry.id] = reply = asyncio.run(agentcore_answer(model, *_asked(entry, args)))
+            return reply
+        if system == "agentcore+relevance":
+            return relevance_answer(model, relevance, entry, args, plain_replies.get(entry.id))
         assert bare is not None
         return bare.answer(entry.specs(), entry.messages)
 
@@ -391,7 +411,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" {args.max_tokens}; bfcl-eval {bfcl.version} (data and AST checker)",
         f"- split: {args.split} ({'even' if args.split == 'dev' else 'odd'}-indexed entries),"
         f" limit {args.limit or 'none'} per category",
-        "- agentcore: one Agent turn, grammar-constrained; agentcore+relevance: the same with the ToolRelevance policy; bare: the GGUF's chat template with native tools,"
+        "- agentcore: one Agent turn, grammar-constrained; agentcore+relevance: the same with the ToolRelevance"
+        " policy (agentcore's reply reused where the policy keeps the tools: the same request);"
+        " bare: the GGUF's chat template with native tools,"
         " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"
         " accepted too (bench/bfcl_systems.py)",
     ]
