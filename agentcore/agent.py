@@ -69,6 +69,9 @@ class Agent(Generic[DepsT, OutputT]):
     think: int = 0  # > 0: each turn starts with a bounded "thought" (see docs/architecture.md for when it helps)
     constrain_final: bool = True  # JSON final answers even without tools: one clean stop, no rambling
     follow_steps: bool = True  # a task written as "do X, then Y" gets no final answer before each step ran
+    # A final answer that only repeats a tool result while a number of the task went into no call is sent back
+    # once (agentcore.unfinished): chains joined by "and", "times 3" or nothing at all, not only by "then".
+    check_unfinished: bool = True
 
     def __init__(
         self,

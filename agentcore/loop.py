@@ -17,10 +17,11 @@ from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted, no_sink
-from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
+from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
+from agentcore.unfinished import premature
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
@@ -35,6 +36,7 @@ class LoopSettings:
     think: int = 0
     output_schema: dict[str, Any] | None = None
     constrain_final: bool = True
+    check_unfinished: bool = True  # agentcore.unfinished: a final answer that only repeats a result goes back once
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,7 @@ class Run:
     repeats: int = 0
     forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
     forced_once: bool = False
+    unfinished_checked: bool = False
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"
@@ -160,6 +163,13 @@ class FinalTurn:
             run.notice("final answer before using a tool the task names; that tool is required next", tools=missing)
             run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
             return ModelTurn()
+        pending, result = unfinished_numbers(run, self.content)
+        if pending:
+            # A chain stopped after a step: the answer is that step's result and some number of the task is unused.
+            run.forced = frozenset(spec.name for spec in run.specs)
+            run.notice("final answer repeats a tool result while numbers of the task are unused", numbers=pending)
+            run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result))
+            return ModelTurn()
         try:
             run.output = run.deps.parse_output(self.content)
         except ModelRetry as exc:
@@ -236,6 +246,21 @@ def unused_named_tools(run: Run) -> list[str]:
     run.forced_once = True
     called = {step.call.name for step in run.steps if step.call is not None}
     return [name for name in prompting.named_tools(run.ctx.task, run.specs) if name not in called]
+
+
+def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], str]:
+    """(the task's unused numbers, the last result) when the answer only repeats that result; checked once."""
+    if run.unfinished_checked or run.final_only or not run.deps.settings.check_unfinished:
+        return [], ""
+    done = [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
+    if not done:
+        return [], ""
+    run.unfinished_checked = True
+    result = done[-1].result or ""
+    # The model's own calls as well as what ran: a policy may have rewritten a number the model did use.
+    proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
+    used = [*proposed, *(step.call.arguments for step in done if step.call)]
+    return premature(run.ctx.task, answer, result, used), result
 
 
 def build_request(run: Run) -> ModelRequest:

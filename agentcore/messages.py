@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 Role = Literal["system", "user", "assistant"]
 MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
 SectionKind = Literal["instructions", "rules", "tools", "block", "memory"]
-NoticeKind = Literal["retry", "repeat", "missing_tool", "review"]
+NoticeKind = Literal["retry", "repeat", "missing_tool", "review", "unfinished"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +120,8 @@ class ObservationPart:
 @dataclass(frozen=True, slots=True)
 class NoticePart:
     """A loop notice to the model: a retry (`what` failed with `message`), a repeated call (`call` had `result`,
-    `latest` is the newest good result), a missing named tool (`names`), or a reviewer's objection."""
+    `latest` is the newest good result), a missing named tool (`names`), a reviewer's objection, or an unfinished
+    chain (`names`: the task's numbers no call used yet; `result`: the answer that only repeated a result)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -295,6 +295,10 @@ def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
     return render(NoticePart("missing_tool", task, names=tuple(names)))
 
 
+def unfinished_notice(task: str, numbers: Sequence[str], result: str) -> Message:
+    return render(NoticePart("unfinished", task, result=result, names=tuple(numbers)))
+
+
 def retry_message(task: str, what: str, message: str) -> Message:
     return render(NoticePart("retry", task, what=what, message=message))
 
@@ -316,6 +320,12 @@ def _notice_text(part: NoticePart) -> str:
         return (
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
+        )
+    if part.notice == "unfinished":
+        numbers = " and ".join(part.names)
+        return (
+            f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "
+            f"{numbers}.\nTask: {task}\nCall a tool for the next step with {clip(part.result)} and {numbers}."
         )
     if part.notice == "review":
         return (

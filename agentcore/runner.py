@@ -42,6 +42,7 @@ class RunOwner(Protocol):
     model: Any
     instructions_text: str
     follow_steps: bool
+    check_unfinished: bool
     max_tokens: int
     retries: int
     think: int
@@ -154,6 +155,7 @@ class RunDriver:
             think=agent.think,
             output_schema=agent.output_schema(),
             constrain_final=agent.constrain_final,
+            check_unfinished=agent.check_unfinished,
         )
 
     def _started(self) -> RunStarted:

@@ -37,7 +37,7 @@ def test_nested_objects_show_their_keys_and_which_are_optional() -> None:
 
 
 def test_parameter_docs_are_shown_only_where_they_add_to_the_signature(monkeypatch: Any) -> None:
-    import agentcore.prompting as prompting
+    from agentcore import prompting
 
     monkeypatch.setattr(prompting, "PARAM_DOCS", True)
     weather = ToolSpec(

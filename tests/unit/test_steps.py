@@ -151,6 +151,7 @@ async def test_a_then_that_needs_no_tool_can_still_be_answered() -> None:
 async def test_follow_steps_can_be_switched_off() -> None:
     class Free(Agent[None, str]):
         follow_steps = False
+        check_unfinished = False  # the other guard against stopping early (tests/unit/test_unfinished.py)
 
     model = ScriptedModel([call("lookup", key="laptop"), "899"])
     result = await Free(model, tools=[lookup, calculator]).run(TASK)

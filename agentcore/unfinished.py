@@ -1,0 +1,71 @@
+"""Is a final answer premature? The task's numbers that no tool call has used yet.
+
+A small model stops a chain after its first step whatever the phrasing ("convert 5 miles to km and multiply by
+3", "the price of a laptop, times 3", "what do 2 chairs and 1 desk cost"): it calls the first tool and answers
+with that result. Every number a user writes is there to be used, so when the final answer only repeats the last
+tool result while some number of the task went into no call, the chain is not done. This needs no list of
+phrasings: it reads the numbers, not the words around them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+# Digits with an optional decimal part; thousands separators joined first ("12,500" is one number).
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d])")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+
+
+def numbers_in(text: str) -> list[float]:
+    return [float(n) for n in _NUMBER.findall(_THOUSANDS.sub("", text))]
+
+
+def _values(arguments: Any) -> Iterable[float]:
+    if isinstance(arguments, bool):
+        return
+    if isinstance(arguments, int | float):
+        yield float(arguments)
+    elif isinstance(arguments, str):
+        yield from numbers_in(arguments)
+    elif isinstance(arguments, dict):
+        for value in arguments.values():
+            yield from _values(value)
+    elif isinstance(arguments, list):
+        for value in arguments:
+            yield from _values(value)
+
+
+def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
+    """The task's numbers, as written, that appear in none of the calls' arguments ("15%" also as 0.15)."""
+    used = {abs(value) for arguments in calls for value in _values(arguments)}
+    text = _THOUSANDS.sub("", task)
+    unused = []
+    for match in _NUMBER.finditer(text):
+        value = float(match.group())
+        percent = text[match.end() : match.end() + 1] == "%"
+        if value not in used and not (percent and value / 100 in used):
+            unused.append(match.group())
+    return list(dict.fromkeys(unused))
+
+
+def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any]]) -> list[str]:
+    """The numbers still to use, when the answer only restates the last tool result (it brings no number of its
+    own) and some number of the task went into no call; else []."""
+    had = set(numbers_in(result))
+    if not had or not calls:
+        return []
+    got = set(numbers_in(_json_text(answer.strip())))
+    if not got & had or got - had - {abs(n) for n in numbers_in(task)}:
+        return []  # the answer is not the result, or it computed something of its own
+    return unused_numbers(task, calls)
+
+
+def _json_text(answer: str) -> str:
+    try:
+        value = json.loads(answer)
+    except ValueError:
+        return answer
+    return str(value) if isinstance(value, str | int | float) else answer
