@@ -40,15 +40,21 @@ def _values(arguments: Any) -> Iterable[float]:
 
 def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     """The task's numbers, as written, that appear in none of the calls' arguments ("15%" also as 0.15)."""
-    used = {abs(value) for arguments in calls for value in _values(arguments)}
+    used = {round(abs(value), 12) for arguments in calls for value in _values(arguments)}
     text = _THOUSANDS.sub("", task)
     unused = []
     for match in _NUMBER.finditer(text):
         value = float(match.group())
         percent = text[match.end() : match.end() + 1] == "%"
-        if value not in used and not (percent and value / 100 in used):
+        if value not in used and not (percent and _as_fraction(value) & used):
             unused.append(match.group())
     return list(dict.fromkeys(unused))
+
+
+def _as_fraction(percent: float) -> set[float]:
+    """20% as a calculator sees it: 0.2, or 1.2 and 0.8 for "add 20% tax" and "20% off"."""
+    share = percent / 100
+    return {round(share, 12), round(1 + share, 12), round(1 - share, 12)}
 
 
 def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any]]) -> list[str]:

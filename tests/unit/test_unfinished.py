@@ -31,6 +31,7 @@ def calculator(expression: str) -> str:
         ("What is the laptop price times 3?", '"899"', "899", [{"key": "laptop"}], ["3"]),
         ("Convert 5 miles to km.", "8.04672", "8.04672", [{"value": 5}], []),  # every number used
         ("What is 15% of 80?", "12", "12", [{"expression": "0.15 * 80"}], []),  # a percent used as a fraction
+        ("Add 20% tax to 215.", "258", "258", [{"expression": "215 * 1.20"}], []),  # ... or as 1 + it
         ("Days from 2024-03-01 to 2024-04-15?", "45", "45", [{"start": "2024-03-01", "end": "2024-04-15"}], []),
         ("Convert 5 miles to km and add 3.", "11.04672", "8.04672", [{"value": 5}], []),  # computed its own
         ("Count the words of 'a b' and add 10.", "There are 2 words", "2", [{"text": "a b"}], ["10"]),
