@@ -67,6 +67,9 @@ def _bound(schema: dict[str, Any], key: str, exclusive: str, default: float) -> 
     for value in values:
         if not isinstance(value, int | float) or math.isnan(value):
             raise UserError(f"{key}/{exclusive} must be numbers, got {value!r:.80}")
+        if value == -default:  # a lower bound of +inf (an upper one of -inf) admits nothing
+            raise UserError(f"{key}={value} admits no number")
+    values = [v for v in values if math.isfinite(v)]  # -inf as a minimum is no bound at all
     if not values:
         return default
     return max(values) if default < 0 else min(values)

@@ -75,9 +75,10 @@ def _type_of(schema: dict[str, Any]) -> str:
 
 
 PARAM_DOC_CHARS = 160
-# Parameter docs and `?` for optional arguments, off unless AGENTCORE_PARAM_DOCS=1. Measured: BFCL test split
-# 19/30 against 15/30 (simple, multiple, live_simple), but the 48 bench tasks 75% against 79% (chains c10, c12).
-PARAM_DOCS = os.environ.get("AGENTCORE_PARAM_DOCS", "0") == "1"
+# Parameter docs (free strings only, see `informative`) and `?` for optional arguments; AGENTCORE_PARAM_DOCS=0
+# turns them off. Measured: the 48 bench tasks 79% either way (one direct task lost, one single won); BFCL in the
+# README. Docs on every parameter had cost the 48 tasks 4 points (chains c10, c12).
+PARAM_DOCS = os.environ.get("AGENTCORE_PARAM_DOCS", "1") != "0"
 
 
 def tool_signature(spec: ToolSpec) -> str:

@@ -443,6 +443,9 @@ def test_bounds_that_admit_nothing_are_a_user_error() -> None:
         schema_to_gbnf({"type": "integer", "minimum": 5, "maximum": 4})
     with pytest.raises(UserError, match="must be numbers"):
         schema_to_gbnf({"type": "integer", "minimum": "five"})
+    with pytest.raises(UserError, match="admits no number"):
+        schema_to_gbnf({"type": "number", "minimum": float("inf")})
+    assert Grammar(schema_to_gbnf({"type": "integer", "minimum": float("-inf"), "maximum": 3})).accepts("-7")
 
 
 def test_free_form_objects_keep_one_level_of_nesting() -> None:
