@@ -214,7 +214,7 @@ class _Run:
     ) -> None:
         self.team, self.spec, self.state, self.root = team, team.spec, state, root
         self.sink, self.cancel = sink, cancel
-        self.pending: deque[str] = deque([self.spec.topology.entry])
+        self.pending: deque[str] = deque(self.spec.topology.entry)
         self.running: dict[asyncio.Task[NodeRecord], str] = {}
         self.fires = [0] * len(self.spec.topology.edges)
         self.arrivals: list[set[str]] = [set() for _ in self.spec.topology.edges]

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from agentcore.teams.spec import Edge, TeamSpec
 
+START = "__start__"  # a virtual node before the entries: node names cannot start with two underscores
+
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -31,6 +33,7 @@ def build(spec: TeamSpec) -> Graphs:
     certain: nx.DiGraph[str] = nx.DiGraph()
     for g in (full, acyclic, certain):
         g.add_nodes_from(spec.nodes)
+        g.add_edges_from((START, entry) for entry in spec.topology.entry)
     for edge in spec.topology.edges:
         pairs = [(s, t) for s in edge.source for t in edge.target]
         full.add_edges_from(pairs)
@@ -43,7 +46,8 @@ def build(spec: TeamSpec) -> Graphs:
 
 def mermaid(spec: TeamSpec) -> str:
     """The topology as Mermaid flowchart text (renders on GitHub and in most Markdown viewers)."""
-    lines = ["flowchart TD", f"    START([task]) --> {_id(spec.topology.entry)}"]
+    lines = ["flowchart TD", "    START([task])"]
+    lines.extend(f"    START --> {_id(entry)}" for entry in spec.topology.entry)
     for name, node in spec.nodes.items():
         label = f"{name}<br/>{node.kind}" + (f" {node.method}" if node.kind == "join" else "")  # type: ignore[union-attr]
         shape = ("{{", "}}") if node.kind == "join" else ("[", "]")

@@ -88,7 +88,7 @@ def _problem(source: Source, error: Mapping[str, Any]) -> Problem:
     elif kind == "literal_error":
         message = f"{error['input']!r} is not allowed; allowed: {error.get('ctx', {}).get('expected', '')}"
     elif kind == "string_pattern_mismatch":
-        message = f"{error['input']!r} is not allowed here: use letters, digits and _ (a name or key)"
+        message = f"{error['input']!r} is not allowed here: names start with a letter, then letters, digits, _ or -; state keys use _ not -"
         if loc[-1] == "type":
             message = f"unknown type {error['input']!r}; allowed: " + _types()
     elif kind == "value_error":

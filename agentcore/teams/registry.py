@@ -77,7 +77,9 @@ class Registry:
         self.models = dict(models or {})
 
     def function(self, name: str) -> Callable[..., Any]:
-        found = self.functions.get(name) or _global_functions.get(name)
+        from agentcore.teams.functions import BUILTIN_FUNCTIONS
+
+        found = self.functions.get(name) or _global_functions.get(name) or BUILTIN_FUNCTIONS.get(name)
         if found is None and _looks_like_path(name):
             found = import_path(name)
         if found is None:

@@ -16,7 +16,7 @@ FieldType = str  # checked against TYPE_PATTERN: str, int, float, bool, dict, an
 TYPE_PATTERN = r"^(str|int|float|bool|dict|any|list|list\[(str|int|float|bool|dict|any)\])$"
 TYPES_ALLOWED = "str, int, float, bool, dict, any, list, list[str], list[int], list[float], list[bool], list[dict]"
 Reducer = Literal["replace", "append", "extend", "merge"]
-NAME = r"^[A-Za-z_][A-Za-z0-9_-]*$"
+NAME = r"^[A-Za-z][A-Za-z0-9_-]*$"
 KEY = r"^[A-Za-z_][A-Za-z0-9_]*$"
 JoinMethod = Literal["majority", "weighted", "optimal_weight", "isp"]
 
@@ -179,9 +179,16 @@ class Edge(_Strict):
 
 
 class Topology(_Strict):
-    entry: str = Field(pattern=NAME)
+    """`entry`: the node that starts, or a list of nodes that start together (in parallel)."""
+
+    entry: list[Annotated[str, Field(pattern=NAME)]] = Field(min_length=1)
     exit: str = Field(pattern=NAME)
     edges: list[Edge] = Field(default_factory=list)
+
+    @field_validator("entry", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
 
 
 class Limits(_Strict):

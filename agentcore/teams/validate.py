@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore.teams import expr
 from agentcore.teams.errors import Problem, TeamSpecError
-from agentcore.teams.graph import Graphs, always_fires, build
+from agentcore.teams.graph import START, Graphs, always_fires, build
 from agentcore.teams.registry import POLICIES, Registry
 from agentcore.teams.source import Source
 from agentcore.teams.spec import AgentNode, JoinNode, TeamNode, TeamSpec, ToolNode, placeholders
@@ -64,10 +64,12 @@ def check(spec: TeamSpec, source: Source, registry: Registry, stack: tuple[str, 
 
 def _node_refs(spec: TeamSpec, source: Source) -> Iterator[Problem]:
     known = ", ".join(spec.nodes)
-    for field in ("entry", "exit"):
-        name = getattr(spec.topology, field)
+    if spec.topology.exit not in spec.nodes:
+        message = f"no node named '{spec.topology.exit}'; nodes: {known}"
+        yield source.problem("unknown-node", ("topology", "exit"), message)
+    for i, name in enumerate(spec.topology.entry):
         if name not in spec.nodes:
-            yield source.problem("unknown-node", ("topology", field), f"no node named '{name}'; nodes: {known}")
+            yield source.problem("unknown-node", ("topology", "entry", i), f"no node named '{name}'; nodes: {known}")
     for i, edge in enumerate(spec.topology.edges):
         for side, names in (("from", edge.source), ("to", edge.target)):
             for name in names:
@@ -209,12 +211,12 @@ def _joins(spec: TeamSpec, source: Source) -> Iterator[Problem]:
 def _reachability(spec: TeamSpec, source: Source, graphs: Graphs) -> Iterator[Problem]:
     import networkx as nx
 
-    entry, exit_ = spec.topology.entry, spec.topology.exit
-    reached = nx.descendants(graphs.full, entry) | {entry}
+    entry, exit_ = ", ".join(spec.topology.entry), spec.topology.exit
+    reached = nx.descendants(graphs.full, START)
     reaching = nx.ancestors(graphs.full, exit_) | {exit_}
     for name in spec.nodes:
         if name not in reached:
-            yield source.problem("unreachable", ("nodes", name), f"no path from the entry '{entry}' reaches this node")
+            yield source.problem("unreachable", ("nodes", name), f"no path from the entry ({entry}) reaches this node")
         elif name not in reaching:
             yield source.problem("no-exit", ("nodes", name), f"no path from this node reaches the exit '{exit_}'")
     for i, edge in enumerate(spec.topology.edges):
@@ -258,7 +260,7 @@ def _reads(spec: TeamSpec, source: Source, graphs: Graphs) -> Iterator[Problem]:
 
     given = {key for key, field in spec.state.items() if field.has_default()} | {spec.input}
     for name, node in spec.nodes.items():
-        earlier = nx.ancestors(graphs.acyclic, name)
+        earlier = nx.ancestors(graphs.acyclic, name) - {START}
         written = {key for other in earlier for key in spec.nodes[other].writes}
         for i, key in enumerate(node.reads):
             if key in spec.state and key not in given and key not in written:
