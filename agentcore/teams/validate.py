@@ -161,7 +161,7 @@ def _lookup(source: Source, rule: str, loc: tuple[str | int, ...], find: Any, na
     try:
         find(name)
     except LookupError as exc:
-        yield source.problem(rule, loc, str(exc).strip("'\""))
+        yield source.problem(rule, loc, str(exc))
 
 
 def _subgraphs(spec: TeamSpec, source: Source, registry: Registry, stack: tuple[str, ...]) -> Iterator[Problem]:
@@ -231,7 +231,8 @@ def _loops(spec: TeamSpec, source: Source, graphs: Graphs) -> Iterator[Problem]:
     loose: nx.DiGraph[str] = graphs.acyclic
     for cycle in nx.simple_cycles(loose):
         path = " -> ".join([*cycle, cycle[0]])
-        index = _edge_index(spec, cycle[-1], cycle[0])
+        steps = [_edge_index(spec, a, b) for a, b in zip(cycle, [*cycle[1:], cycle[0]], strict=True)]
+        index = next((i for i in steps if spec.topology.edges[i].when), steps[-1])  # where a bound most likely goes
         message = f"the loop {path} has no bound: give one of its edges max_loops: N"
         yield source.problem("unbounded-loop", ("topology", "edges", index), message)
         break  # one cycle is enough to fix; the next run of the validator shows the next
