@@ -172,15 +172,20 @@ class Team:
         except StateTypeError as exc:
             raise UserError(f"team {self.name}: {exc}") from None
         task = str(values.get(self.spec.input, self.name))
+        parent = run_context.current_run()
         root = run_context.child_context(None, task, run_id=(resume or {}).get("run_id"))
         run = _Run(self, state, root, on_event, cancel)
         if resume is not None:
             run.restore(resume)
         token = run_context.enter(root)
         try:
-            return await run.execute(timeout if timeout is not None else self.spec.limits.timeout)
+            result = await run.execute(timeout if timeout is not None else self.spec.limits.timeout)
         finally:
             run_context.leave(token)
+        if parent is not None:  # like an agent's child run: usage rolls up, the parent's trace names the run
+            parent.usage.add(result.usage)
+            parent.record("child_run", run_id=result.run_id, team=self.name, calls=result.usage.calls)
+        return result
 
     async def resume(self, run_id: str, **kwargs: Any) -> TeamResult:
         """Continue an interrupted run from its last checkpoint (needs `checkpoint_dir`)."""
@@ -289,6 +294,7 @@ class _Run:
             record.status, record.error = "failed", str(exc)
         if record.status == "failed":
             self.stop("failed", f"node '{name}' failed: {record.error}")
+            self.pending.appendleft(name)  # a resumed run starts with it again
         self.emit("node_end", name, status=record.status, seconds=round(record.seconds, 3), writes=record.writes,
                   usage=_usage(record.usage), error=record.error, **record.detail)  # fmt: skip
         self.root.record("node_end", node=name, status=record.status, writes=record.writes, run_id=record.run_id)

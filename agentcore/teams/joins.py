@@ -5,11 +5,14 @@
 - `optimal_weight` (OW, first-order): weight log(p (K-1) / (1-p)), the optimum for independent voters of
   accuracy p among K options. p is estimated without labels: how often the voter agreed with the majority of
   the other voters on earlier questions (Laplace-smoothed, clipped to [0.05, 0.95]).
-- `isp` (Inverse Surprising Popularity, second-order): from earlier questions, the agreement rate r_ij of each
-  pair of voters. Voter i, having answered a_i, predicts that j answers a_i with probability r_ij and each of
-  the other K-1 options with (1-r_ij)/(K-1) (symmetric labels, which the paper gets by shuffling them). The
-  answer whose actual share most exceeds its predicted share wins: a block of voters that always agree
-  predicts its own answer to be popular, so its repeated error is discounted.
+- `isp` (Inverse Surprising Popularity, second-order; our reading): from earlier questions, the agreement rate
+  r_ij of each pair of voters, and its excess over the typical pair's (the median): rho_ij = (r_ij - median) /
+  (1 - median), floored at 0. Voters that agree far more than independent voters would are predicted to echo
+  each other, so an answer's popularity is counted beyond that prediction: each vote counts 1 / sum of rho
+  with the voters who gave the same answer (itself included). A block of three voters that always agree counts
+  about as one; independent voters count fully. The paper's own estimator differs in detail (it infers the
+  surprisingly-popular predictions from the correlations); this keeps its purpose: discount a correlated block
+  repeating one error. With no excess correlation it is majority vote.
 
 "Beyond Majority Voting" (arXiv 2510.01499) needs several questions answered by the same voters: `JoinStats`
 keeps them per team and join node, and with fewer than `MIN_HISTORY` questions both OW and ISP fall back to
@@ -151,20 +154,22 @@ def _ow_weights(voters: Sequence[str], options: int, stats: JoinStats) -> list[f
 
 
 def _isp(keys: Sequence[str], voters: Sequence[str], stats: JoinStats) -> dict[str, float] | None:
-    n, options = len(keys), sorted(set(keys))
-    if n < 2:
+    if len(keys) < 2:
         return None
-    k = max(2, len(options))
-    predicted = dict.fromkeys(options, 0.0)
-    for i, (voter_i, answer_i) in enumerate(zip(voters, keys, strict=True)):
-        for j, voter_j in enumerate(voters):
-            if i == j:
-                continue
-            r = stats.agreement(voter_i, voter_j)
-            if r is None:
-                return None
-            for option in options:
-                predicted[option] += r if option == answer_i else (1 - r) / (k - 1)
-    pairs = n * (n - 1)
-    actual = Counter(keys)
-    return {o: actual[o] / n - predicted[o] / pairs for o in options}
+    pairs = {(a, b): stats.agreement(a, b) for a in voters for b in voters if a < b}
+    if any(r is None for r in pairs.values()):
+        return None
+    rates = sorted(r for r in pairs.values() if r is not None)
+    base = rates[len(rates) // 2]  # the typical agreement of two voters: what independence looks like here
+
+    def excess(a: str, b: str) -> float:
+        if a == b:
+            return 1.0
+        r = pairs[(a, b) if a < b else (b, a)] or 0.0
+        return max(0.0, (r - base) / (1 - base)) if base < 1 else 0.0
+
+    scores: dict[str, float] = {}
+    for voter, key in zip(voters, keys, strict=True):
+        echo = sum(excess(voter, other) for other, k in zip(voters, keys, strict=True) if k == key)
+        scores[key] = scores.get(key, 0.0) + 1.0 / echo
+    return scores
