@@ -8,8 +8,8 @@ from agentcore.teams.dag import (
     dag_to_dict,
     plan_schema,
     single_node_dag,
-    subtask_of,
     subtask_ids,
+    subtask_of,
 )
 
 __all__ = [

@@ -53,4 +53,16 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Executor",
+    "LocalExecutor",
+    "NodeJob",
+    "NodeRecord",
+    "Registry",
+    "Team",
+    "TeamEvent",
+    "TeamResult",
+    "TeamSpec",
+    "TeamSpecError",
+    "register_function",
+]

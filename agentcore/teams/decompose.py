@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from agentcore.agent import Agent
     from agentcore.models.base import Model
 
-__all__ = ["Decomposer", "DecompositionError", "DecompositionResult", "Subtask", "SubtaskResult"]
+__all__ = ["Decomposer", "DecompositionError", "DecompositionResult", "Subtask", "SubtaskResult", "single_node_dag"]
 
 SubtaskStatus = Literal["completed", "failed", "timeout", "skipped"]
 EventSink = Callable[[dict[str, Any]], None]

@@ -263,11 +263,14 @@ class _Run:
                 if waiter is not None and waiter in done:
                     self.stop("cancelled", "the team run was cancelled")
                     return
-                for task in done:
-                    self.finish(self.running.pop(task), task.result())  # type: ignore[arg-type]
+                for task in self.finished_tasks(done):
+                    self.finish(self.running.pop(task), task.result())
         finally:
             if waiter is not None:
                 waiter.cancel()
+
+    def finished_tasks(self, done: set[asyncio.Future[Any]]) -> list[asyncio.Task[NodeRecord]]:
+        return [task for task in self.running if task in done]
 
     def start_ready(self) -> None:
         busy, later = set(self.running.values()), []
@@ -369,7 +372,9 @@ class _Run:
                 usage.add(output.usage)
                 return NodeRecord(name, node.kind, "completed", attempt, time.perf_counter() - started, usage,
                                   output.writes, run_id=output.run_id, detail=output.detail)  # fmt: skip
-        return NodeRecord(name, node.kind, "failed", node.retries + 1, time.perf_counter() - started, usage, error=error)
+        return NodeRecord(
+            name, node.kind, "failed", node.retries + 1, time.perf_counter() - started, usage, error=error
+        )
 
     # -- events and checkpoints -----------------------------------------------------------------------------
 

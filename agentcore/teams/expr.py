@@ -91,32 +91,36 @@ def parse(text: str) -> Condition:
     return Condition(text, tree, frozenset(names))
 
 
-def _check(node: ast.AST, names: set[str]) -> None:  # noqa: C901 (one case per allowed form)
+_CHILDREN: dict[type[ast.AST], Callable[[Any], list[ast.AST] | None]] = {
+    ast.Call: lambda n: list(n.args) if _allowed_call(n) else None,
+    ast.BoolOp: lambda n: list(n.values),
+    ast.UnaryOp: lambda n: [n.operand] if isinstance(n.op, (ast.Not, ast.USub)) else None,
+    ast.Compare: lambda n: [n.left, *n.comparators] if all(type(op) in _COMPARE for op in n.ops) else None,
+    ast.BinOp: lambda n: [n.left, n.right] if type(n.op) in _BINARY else None,
+    ast.List: lambda n: list(n.elts),
+    ast.Tuple: lambda n: list(n.elts),
+    ast.Subscript: lambda n: None if isinstance(n.slice, ast.Slice) else [n.value, n.slice],
+}
+
+
+def _allowed_call(node: ast.Call) -> bool:
+    if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
+        raise ExpressionError(f"only these functions may be called: {', '.join(FUNCTIONS)}")
+    return True
+
+
+def _check(node: ast.AST, names: set[str]) -> None:
     if isinstance(node, ast.Name):
-        if node.id not in _CONSTANTS and node.id not in ("True", "False", "None"):
+        if node.id not in _CONSTANTS:
             names.add(node.id)
         return
     if isinstance(node, ast.Constant):
         if not isinstance(node.value, (str, int, float, bool, type(None))):
             raise ExpressionError(f"constant {node.value!r} is not allowed")
         return
-    if isinstance(node, ast.Call):
-        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise ExpressionError(f"only these functions may be called: {', '.join(FUNCTIONS)}")
-        children: list[ast.AST] = list(node.args)
-    elif isinstance(node, ast.BoolOp):
-        children = list(node.values)
-    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-        children = [node.operand]
-    elif isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
-        children = [node.left, *node.comparators]
-    elif isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        children = [node.left, node.right]
-    elif isinstance(node, (ast.List, ast.Tuple)):
-        children = list(node.elts)
-    elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
-        children = [node.value, node.slice]
-    else:
+    rule = _CHILDREN.get(type(node))
+    children = rule(node) if rule is not None else None
+    if children is None:
         raise ExpressionError(
             f"'{type(node).__name__}' is not allowed; use state keys, constants, and/or/not, comparisons,"
             " + - * / %, [lists], x[i] and the functions " + ", ".join(FUNCTIONS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from agentcore.teams.spec import Edge, TeamSpec
+from agentcore.teams.spec import Edge, JoinNode, TeamSpec
 
 START = "__start__"  # a virtual node before the entries: node names cannot start with two underscores
 
@@ -49,7 +49,7 @@ def mermaid(spec: TeamSpec) -> str:
     lines = ["flowchart TD", "    START([task])"]
     lines.extend(f"    START --> {_id(entry)}" for entry in spec.topology.entry)
     for name, node in spec.nodes.items():
-        label = f"{name}<br/>{node.kind}" + (f" {node.method}" if node.kind == "join" else "")  # type: ignore[union-attr]
+        label = f"{name}<br/>{node.kind}" + (f" {node.method}" if isinstance(node, JoinNode) else "")
         shape = ("{{", "}}") if node.kind == "join" else ("[", "]")
         lines.append(f'    {_id(name)}{shape[0]}"{label}"{shape[1]}')
     for index, edge in enumerate(spec.topology.edges):

@@ -50,22 +50,22 @@ def _data_loc(loc: tuple[Any, ...]) -> Path_:
     return tuple(out)
 
 
+_MODELS_AT: dict[tuple[str, int], type[Any]] = {
+    ("state", 3): StateField,
+    ("nodes", 3): AgentNode,
+    ("topology", 2): Topology,
+    ("topology", 4): Edge,
+    ("limits", 2): Limits,
+}
+
+
 def _model_at(loc: tuple[Any, ...]) -> type[Any] | None:
     """The model whose field `loc` names, for listing the allowed fields."""
     if len(loc) == 1:
         return TeamSpec
-    head = loc[0]
-    if head == "state" and len(loc) == 3:
-        return StateField
-    if head == "nodes" and len(loc) == 4:
+    if loc[0] == "nodes" and len(loc) == 4:
         return NODE_KINDS.get(str(loc[2]))
-    if head == "nodes" and len(loc) == 3:
-        return AgentNode
-    if head == "topology":
-        return Edge if len(loc) == 4 else Topology if len(loc) == 2 else None
-    if head == "limits" and len(loc) == 2:
-        return Limits
-    return None
+    return _MODELS_AT.get((str(loc[0]), len(loc)))
 
 
 def _fields(model: type[Any]) -> str:
@@ -86,14 +86,18 @@ def _problem(source: Source, error: Mapping[str, Any]) -> Problem:
         message = f"unknown node kind {error['input'].get('kind')!r}; allowed: {', '.join(NODE_KINDS)}"
         data_loc = (*data_loc, "kind")
     elif kind == "literal_error":
-        message = f"{error['input']!r} is not allowed; allowed: {error.get('ctx', {}).get('expected', '')}"
+        expected = error.get("ctx", {}).get("expected", "")
+        message = f"{error['input']!r} is not allowed; allowed: {expected}"
     elif kind == "string_pattern_mismatch":
-        message = f"{error['input']!r} is not allowed here: names start with a letter, then letters, digits, _ or -; state keys use _ not -"
+        message = f"{error['input']!r} is not allowed here: {_NAMING}"
         if loc[-1] == "type":
             message = f"unknown type {error['input']!r}; allowed: " + _types()
     elif kind == "value_error":
         message = message.removeprefix("Value error, ")
     return source.problem(f"field:{kind}", data_loc, message)
+
+
+_NAMING = "names start with a letter, then letters, digits, _ or -; state keys use _, not -"
 
 
 def _types() -> str:

@@ -207,7 +207,9 @@ def _single_or_dict(name: str, writes: list[str], result: Any) -> dict[str, Any]
     if len(writes) == 1:
         return {writes[0]: result}
     if not isinstance(result, Mapping) or set(writes) - set(result):
-        raise NodeFailed(f"node '{name}' writes {writes}, so it must return a dict with those keys; got {result!r:.120}")
+        raise NodeFailed(
+            f"node '{name}' writes {writes}, so it must return a dict with those keys; got {result!r:.120}"
+        )
     return {key: result[key] for key in writes}
 
 
@@ -217,7 +219,9 @@ def _join(env: NodeEnv, name: str, node: JoinNode, inputs: dict[str, Any], sourc
     voters = sources.get(key, [])
     voters = voters if len(voters) == len(answers) else [f"voter{i}" for i in range(len(answers))]
     try:
-        joined = aggregate(node.method, answers, voters, weights=node.weights, stats=env.stats(name), how=node.normalize)
+        joined = aggregate(
+            node.method, answers, voters, weights=node.weights, stats=env.stats(name), how=node.normalize
+        )
     except ValueError as exc:
         raise NodeFailed(str(exc)) from None
     detail = {"method": joined.method, "scores": joined.scores}

@@ -51,7 +51,9 @@ def load_file(path: str | Path) -> Source:
     try:
         raw = file.read_bytes()
     except OSError as exc:
-        raise TeamSpecError([Problem("file", "", f"cannot read the team file: {exc.strerror or exc}", str(file))]) from None
+        raise TeamSpecError(
+            [Problem("file", "", f"cannot read the team file: {exc.strerror or exc}", str(file))]
+        ) from None
     if len(raw) > MAX_BYTES:
         raise TeamSpecError([Problem("file", "", f"the file has {len(raw)} bytes; at most {MAX_BYTES}", str(file))])
     try:
@@ -100,7 +102,8 @@ def _refuse_anchors(text: str, name: str) -> None:
         if anchor is not None:
             what = "alias" if isinstance(event, yaml.AliasEvent) else "anchor"
             message = f"YAML {what} '{anchor}' is not allowed in team files: write each value out"
-            raise TeamSpecError([Problem("yaml", "", message, name, event.start_mark.line + 1)])
+            line = event.start_mark.line + 1 if event.start_mark is not None else None
+            raise TeamSpecError([Problem("yaml", "", message, name, line)])
 
 
 def _walk(node: Any, loc: Path_, lines: dict[Path_, int], problems: list[Problem], name: str) -> None:

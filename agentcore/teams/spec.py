@@ -192,9 +192,9 @@ class Topology(_Strict):
 
 
 class Limits(_Strict):
-    concurrency: int = Field(4, ge=1, le=64, description="nodes that may run at the same time")
-    max_node_runs: int = Field(100, ge=1, le=10_000, description="node runs per team run, loops included")
-    timeout: float | None = Field(None, gt=0, description="seconds for the whole team run")
+    concurrency: int = Field(default=4, ge=1, le=64, description="nodes that may run at the same time")
+    max_node_runs: int = Field(default=100, ge=1, le=10_000, description="node runs per team run, loops included")
+    timeout: float | None = Field(default=None, gt=0, description="seconds for the whole team run")
 
 
 class TeamSpec(_Strict):

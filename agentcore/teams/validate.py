@@ -31,7 +31,7 @@ from agentcore.teams.errors import Problem, TeamSpecError
 from agentcore.teams.graph import START, Graphs, always_fires, build
 from agentcore.teams.registry import POLICIES, Registry
 from agentcore.teams.source import Source
-from agentcore.teams.spec import AgentNode, JoinNode, TeamNode, TeamSpec, ToolNode, placeholders
+from agentcore.teams.spec import AgentNode, FunctionNode, JoinNode, TeamNode, TeamSpec, ToolNode, placeholders
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -88,8 +88,8 @@ def _keys(spec: TeamSpec, source: Source) -> Iterator[Problem]:
         for field in ("reads", "writes"):
             for i, key in enumerate(getattr(node, field)):
                 if key not in spec.state:
-                    loc = ("nodes", name, field, i)
-                    yield source.problem("unknown-key", loc, f"the state has no key '{key}'; keys: {keys}")
+                    message = f"the state has no key '{key}'; keys: {keys}"
+                    yield source.problem("unknown-key", ("nodes", name, field, i), message)
         for loc, text in _templates(name, node):
             for key in placeholders(text):
                 if key not in node.reads:
@@ -127,8 +127,8 @@ def _names(spec: TeamSpec, source: Source, registry: Registry) -> Iterator[Probl
             yield from _agent_names(spec, source, registry, name, node)
         elif isinstance(node, ToolNode):
             yield from _lookup(source, "unknown-tool", (*loc, "tool"), registry.tool, node.tool)
-        elif node.kind == "function":
-            yield from _lookup(source, "unknown-function", (*loc, "function"), registry.function, node.function)  # type: ignore[union-attr]
+        elif isinstance(node, FunctionNode):
+            yield from _lookup(source, "unknown-function", (*loc, "function"), registry.function, node.function)
         elif node.kind == "a2a":
             message = ("remote A2A nodes are part of the format but cannot run yet: they arrive with the MCP/A2A"
                        " interop issue. Use an agent node for now")  # fmt: skip
@@ -150,7 +150,9 @@ def _agent_names(spec: TeamSpec, source: Source, registry: Registry, name: str, 
             message = f"unknown tier '{value}'; tiers declared in `models`: {tiers or 'none'}"
             yield source.problem("unknown-model", (*loc, field), message)
         elif field == "model":
-            yield from _lookup(source, "unknown-model", (*loc, field), lambda v: registry.check_model(v, spec.models), value)
+            yield from _lookup(
+                source, "unknown-model", (*loc, field), lambda v: registry.check_model(v, spec.models), value
+            )
     for i, policy in enumerate(node.policies):
         if policy not in POLICIES:
             message = f"unknown policy '{policy}'; allowed: {', '.join(POLICIES)}"
@@ -265,7 +267,9 @@ def _reads(spec: TeamSpec, source: Source, graphs: Graphs) -> Iterator[Problem]:
         written = {key for other in earlier for key in spec.nodes[other].writes}
         for i, key in enumerate(node.reads):
             if key in spec.state and key not in given and key not in written:
-                message = f"reads '{key}', but no earlier node writes it and it has no default; add a default or a writer"
+                message = (
+                    f"reads '{key}', but no earlier node writes it and it has no default; add a default or a writer"
+                )
                 yield source.problem("unsatisfied-read", ("nodes", name, "reads", i), message)
 
 

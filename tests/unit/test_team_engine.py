@@ -116,7 +116,7 @@ async def test_plan_work_example_passes_parts_to_workers() -> None:
     assert result.ok
     assert result.state["result_a"] == "apple" and result.state["result_b"] == "carrot"
     assert "apple" in result.output and "carrot" in result.output
-    assert [r.node for r in result.ledger][0] == "planner" and result.ledger[-1].node == "synthesiser"
+    assert result.ledger[0].node == "planner" and result.ledger[-1].node == "synthesiser"
 
 
 FLOW = """\

@@ -127,7 +127,9 @@ def test_loop_without_a_bound(tmp_path: Path) -> None:
 
 
 def test_conditional_edges_without_otherwise(tmp_path: Path) -> None:
-    text = LOOP.replace("{from: audit, to: done, otherwise: true}", "{from: audit, to: done, when: \"verdict == 'ok'\"}")
+    text = LOOP.replace(
+        "{from: audit, to: done, otherwise: true}", "{from: audit, to: done, when: \"verdict == 'ok'\"}"
+    )
     line, message = only(check(tmp_path, text), "no-fallback")
     assert line == 8 and "otherwise: true" in message
 
@@ -150,12 +152,16 @@ def test_read_or_write_of_an_undeclared_key(tmp_path: Path) -> None:
 
 
 def test_placeholder_the_node_does_not_read(tmp_path: Path) -> None:
-    line, message = only(check(tmp_path, GOOD.replace('prompt: "{task}"', 'prompt: "{task} {answer}"', 1)), "placeholder")
+    line, message = only(
+        check(tmp_path, GOOD.replace('prompt: "{task}"', 'prompt: "{task} {answer}"', 1)), "placeholder"
+    )
     assert line == 10 and "{answer}" in message and "add it to reads" in message
 
 
 def test_read_that_nothing_writes_first(tmp_path: Path) -> None:
-    text = GOOD.replace("    reads: [task]\n    writes: [answers]\n  b:", "    reads: [task, answer]\n    writes: [answers]\n  b:")
+    text = GOOD.replace(
+        "    reads: [task]\n    writes: [answers]\n  b:", "    reads: [task, answer]\n    writes: [answers]\n  b:"
+    )
     line, message = only(check(tmp_path, text), "unsatisfied-read")
     assert line == 11 and "'answer'" in message and "no earlier node writes it" in message
 
@@ -176,7 +182,8 @@ def test_exclusive_branches_may_write_the_same_key(tmp_path: Path) -> None:
 
 
 def test_unknown_tool(tmp_path: Path) -> None:
-    line, message = only(check(tmp_path, GOOD.replace("    reads: [task]\n", "    tools: [calculator, seach]\n    reads: [task]\n", 1)), "unknown-tool")  # fmt: skip
+    text = GOOD.replace("    reads: [task]\n", "    tools: [calculator, seach]\n    reads: [task]\n", 1)
+    line, message = only(check(tmp_path, text), "unknown-tool")
     assert line == 11 and "'seach'" in message and "calculator" in message
 
 
@@ -216,7 +223,8 @@ def test_unknown_model_and_tier(tmp_path: Path) -> None:
 
 
 def test_tier_declared_in_models_is_known(tmp_path: Path) -> None:
-    text = "models:\n  large: qwen2.5-coder-0.5b\n" + GOOD.replace('  b:\n    prompt: "{task}"\n', '  b:\n    prompt: "{task}"\n    tier: large\n')  # fmt: skip
+    tiered = GOOD.replace('  b:\n    prompt: "{task}"\n', '  b:\n    prompt: "{task}"\n    tier: large\n')
+    text = "models:\n  large: qwen2.5-coder-0.5b\n" + tiered
     file = tmp_path / "t.yaml"
     file.write_text(text)
     validate(*load_spec(file))
@@ -249,7 +257,9 @@ def test_subgraph_that_includes_itself(tmp_path: Path) -> None:
 
 
 def test_join_shape(tmp_path: Path) -> None:
-    error = check(tmp_path, GOOD.replace("    reads: [answers]\n    writes: [answer]", "    reads: [task]\n    writes: [answer]"))
+    error = check(
+        tmp_path, GOOD.replace("    reads: [answers]\n    writes: [answer]", "    reads: [task]\n    writes: [answer]")
+    )
     line, message = only(error, "join")
     assert line == 19 and "reads a list" in message
     error = check(tmp_path, GOOD.replace("    kind: join\n", "    kind: join\n    weights: {zed: 2}\n"))
