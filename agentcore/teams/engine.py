@@ -83,6 +83,7 @@ class TeamResult:
     answer_key: str
     error: str | None = None
     parent_run_id: str | None = None
+    sources: dict[str, list[str]] = field(default_factory=dict)  # list key -> the node that added each item
 
     @property
     def ok(self) -> bool:
@@ -244,6 +245,7 @@ class _Run:
         result = TeamResult(
             self.root.run_id, self.root.trace_id, self.spec.team, self.status, dict(self.state.values), self.ledger,
             self.root.usage, time.perf_counter() - started, self.spec.answer_key(), self.error, self.root.parent_run_id,
+            {k: list(v) for k, v in self.state.sources.items()},
         )  # fmt: skip
         self.emit("team_end", None, status=result.status, error=result.error, seconds=round(result.seconds, 3))
         return result

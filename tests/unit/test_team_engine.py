@@ -54,6 +54,7 @@ async def test_vote_example_fans_out_and_joins_by_majority() -> None:
         remove_sink(sink)
     assert result.ok and result.output == "42"
     assert sorted(result.state["answers"]) == ["41", "42", "42."]
+    assert sorted(result.sources["answers"]) == ["careful", "checker", "quick"]
     vote = result.ledger[-1]
     assert vote.node == "vote" and vote.detail["scores"] == {"42": 2.0, "41": 1.0}
     assert {r.node for r in result.ledger[:3]} == {"careful", "quick", "checker"}
