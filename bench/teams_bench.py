@@ -4,7 +4,8 @@
 2. tokens and wall time per task for the three example teams on the real default model;
 3. joins on the real model: five solvers (different prompts) answer arithmetic questions whose answers vary;
    single agent, majority vote, Optimal Weight and ISP side by side from the same answers, with accuracy and
-   tokens. OW and ISP learn their statistics online, question by question, without labels.
+   tokens. OW and ISP learn their statistics online, question by question, without labels;
+4. the meta-architect: how often the default model's drafts validate, at the first try and after repair.
 
     .venv/bin/python -m bench.teams_bench [--questions 30] [--skip-real]
 """
@@ -142,6 +143,35 @@ async def joins(model: Any, count: int) -> None:
     print(f"  wall {seconds:.0f}s; reproduce: {CMD} --questions {count}")
 
 
+DESIGN_TASKS = [
+    "Answer a maths question with three solvers and a majority vote.",
+    "Write a short product description, then have a reviewer check it and ask for a revision at most twice.",
+    "Plan a trip: one agent lists sights, another lists restaurants, an editor combines both lists.",
+    "Summarise a text, then translate the summary into French.",
+]
+
+
+async def design(model: Any, count: int) -> None:
+    from agentcore.teams.design import design_team
+
+    tasks = DESIGN_TASKS[:count]
+    first = repaired = tokens = 0
+    started = time.perf_counter()
+    for task in tasks:
+        draft = await design_team(task, model, repairs=2)
+        first += draft.ok and draft.attempts == 1
+        repaired += draft.ok
+        tokens += _tokens(draft.usage)
+        print(f"  {'valid' if draft.ok else 'invalid':<7} after {draft.attempts} draft(s): {task[:60]}")
+        for note in draft.notes:
+            print(f"      {note[:150]}")
+    n = len(tasks)
+    seconds = time.perf_counter() - started
+    print(f"meta-architect on the real default model: {first}/{n} drafts valid at the first try, {repaired}/{n}"
+          f" after up to 2 repairs; {tokens / n:.0f} tokens per task; {seconds:.0f}s")  # fmt: skip
+    print(f"  reproduce: {CMD} --only-design --design {count}")
+
+
 def _tokens(usage: Any) -> int:
     return int(usage.prompt_tokens + usage.generated_tokens)
 
@@ -151,8 +181,11 @@ async def main(argv: list[str]) -> None:
     parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--skip-real", action="store_true")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--design", type=int, default=len(DESIGN_TASKS), help="tasks for the meta-architect")
+    parser.add_argument("--only-design", action="store_true")
     args = parser.parse_args(argv)
-    await overhead()
+    if not args.only_design:
+        await overhead()
     if args.skip_real:
         return
     from agentcore.models.base import set_real_models_allowed
@@ -161,8 +194,11 @@ async def main(argv: list[str]) -> None:
 
     set_real_models_allowed(True)
     model = LlamaCppModel(str(model_path(DEFAULT_MODEL)), n_ctx=2048, n_threads=args.threads, seed=0)
-    await examples(model)
-    await joins(model, args.questions)
+    if not args.only_design:
+        await examples(model)
+        await joins(model, args.questions)
+    print("\nmeta-architect drafts:")
+    await design(model, args.design)
 
 
 if __name__ == "__main__":
