@@ -101,3 +101,18 @@ async def test_router_team_plan_runs_the_team(capsys: pytest.CaptureFixture[str]
     code = await run_routed_team(str(EXAMPLES / "vote.yaml"), task, model, said.append, None)
     assert code == 0 and capsys.readouterr().out.strip() == "7"
     assert said[0].startswith("route: handing the task to team vote")
+
+
+def test_the_yaml_examples_of_the_readme_and_docs_validate() -> None:
+    import re
+
+    from agentcore.teams.loader import spec_from_text
+    from agentcore.teams.validate import validate
+
+    root = EXAMPLES.parents[1]
+    found = 0
+    for doc in (root / "README.md", root / "docs" / "teams.md"):
+        for block in re.findall(r"```yaml\n(.*?)```", doc.read_text(), re.S):
+            validate(*spec_from_text(block, str(doc)))
+            found += 1
+    assert found >= 2
