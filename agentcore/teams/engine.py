@@ -38,6 +38,7 @@ from agentcore.teams.validate import validate
 
 if TYPE_CHECKING:
     from agentcore.context import RunContext
+    from agentcore.events import Event
     from agentcore.tools.function import Tool
 
 TeamStatus = Literal["completed", "failed", "incomplete", "limit", "timeout", "cancelled"]
@@ -83,6 +84,7 @@ class TeamResult:
     answer_key: str
     error: str | None = None
     parent_run_id: str | None = None
+    trace: list[dict[str, Any]] = field(default_factory=list)  # the team run's own entries: node ends, child runs
     sources: dict[str, list[str]] = field(default_factory=dict)  # list key -> the node that added each item
 
     @property
@@ -245,7 +247,7 @@ class _Run:
         result = TeamResult(
             self.root.run_id, self.root.trace_id, self.spec.team, self.status, dict(self.state.values), self.ledger,
             self.root.usage, time.perf_counter() - started, self.spec.answer_key(), self.error, self.root.parent_run_id,
-            {k: list(v) for k, v in self.state.sources.items()},
+            self.root.trace, {k: list(v) for k, v in self.state.sources.items()},
         )  # fmt: skip
         self.emit("team_end", None, status=result.status, error=result.error, seconds=round(result.seconds, 3))
         return result
@@ -383,6 +385,23 @@ class _Run:
     def emit(self, kind: str, node: str | None, **data: Any) -> None:
         if self.sink is not None:
             self.sink(TeamEvent(kind, self.spec.team, self.root.run_id, node, data))
+        if kind in ("team_start", "team_end"):
+            self.emit_run_event(kind, data)
+
+    def emit_run_event(self, kind: str, data: dict[str, Any]) -> None:
+        """The team run as a run for the global sinks (the logger, OpenTelemetry): its agents' runs are its
+        children there too."""
+        from agentcore.events import RunFinished, RunStarted, global_sinks
+
+        root = self.root
+        event: Event = (
+            RunStarted(root.run_id, 0, root.task, "team", f"team:{self.spec.team}", root.parent_run_id, root.trace_id)
+            if kind == "team_start"
+            else RunFinished(root.run_id, self.node_runs, data["status"], self.state.values.get(self.spec.answer_key()),
+                             root.usage, data["seconds"], error=data["error"])
+        )  # fmt: skip
+        for sink in global_sinks():
+            sink(event)
 
     def save(self) -> None:
         if self.team.checkpoint_dir is None:

@@ -58,8 +58,11 @@ async def test_vote_example_fans_out_and_joins_by_majority() -> None:
     vote = result.ledger[-1]
     assert vote.node == "vote" and vote.detail["scores"] == {"42": 2.0, "41": 1.0}
     assert {r.node for r in result.ledger[:3]} == {"careful", "quick", "checker"}
-    assert len(started) == 3 and all(s.parent_run_id == result.run_id for s in started)
+    team_run, agents = started[0], started[1:]
+    assert team_run.run_id == result.run_id and team_run.agent == "team:vote"
+    assert len(agents) == 3 and all(s.parent_run_id == result.run_id for s in agents)
     assert {s.trace_id for s in started} == {result.trace_id}
+    assert [e["node"] for e in result.trace if e["kind"] == "node_end"][-1] == "vote"
     assert result.usage.calls == 3  # the agents' usage rolled up into the team run
 
 
