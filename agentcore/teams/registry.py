@@ -104,9 +104,16 @@ class Registry:
         return found
 
     def tool(self, name: str) -> Tool:
+        """A registered or built-in tool, or a function or Tool by import path 'package.module:name'."""
+        from agentcore.tools.function import Tool, make_tool
+
         found = self.tools.get(name)
+        if found is None and _looks_like_path(name):
+            target = import_path(name)
+            found = self.tools[name] = target if isinstance(target, Tool) else make_tool(target)
         if found is None:
-            raise LookupError(f"unknown tool {name!r}; known tools: {', '.join(sorted(self.tools))}")
+            raise LookupError(f"unknown tool {name!r}; known tools: {', '.join(sorted(self.tools))}"
+                              " (or give an import path 'package.module:name')")  # fmt: skip
         return found
 
     def check_model(self, name: str, declared: Mapping[str, str]) -> None:

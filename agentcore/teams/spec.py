@@ -164,7 +164,7 @@ class Edge(_Strict):
     otherwise: bool = False
     max_loops: int | None = Field(None, ge=1, le=100)
 
-    @field_validator("source", "target", mode="before")
+    @field_validator("source", "target", mode="before", json_schema_input_type=str | list[str])
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
@@ -185,7 +185,7 @@ class Topology(_Strict):
     exit: str = Field(pattern=NAME)
     edges: list[Edge] = Field(default_factory=list)
 
-    @field_validator("entry", mode="before")
+    @field_validator("entry", mode="before", json_schema_input_type=str | list[str])
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
@@ -210,7 +210,7 @@ class TeamSpec(_Strict):
     topology: Topology
     limits: Limits = Field(default_factory=Limits)
 
-    @field_validator("state", mode="before")
+    @field_validator("state", mode="before", json_schema_input_type=dict[str, StateField | str])
     @classmethod
     def _shorthand_types(cls, value: Any) -> Any:
         """`question: str` is short for `question: {type: str}`."""

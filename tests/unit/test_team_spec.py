@@ -165,3 +165,21 @@ def test_condition_names_and_runtime_errors() -> None:
         expr.parse("score > 'x'")({"score": 1})
     with pytest.raises(expr.ExpressionError, match="at most 500"):
         expr.parse("a or " * 200 + "a")
+
+
+def test_example_files_validate_against_the_published_schema() -> None:
+    import jsonschema
+    import yaml
+
+    examples = sorted((Path(__file__).resolve().parents[2] / "examples" / "teams").glob("*.yaml"))
+    schema = json_schema()
+    for file in examples:
+        jsonschema.validate(yaml.safe_load(file.read_text()), schema)  # shorthand forms (entry: a, x: str) too
+    bad = yaml.safe_load(examples[0].read_text())
+    bad["nodes"][next(iter(bad["nodes"]))]["colour"] = "red"
+    try:
+        jsonschema.validate(bad, schema)
+    except jsonschema.ValidationError as exc:
+        assert "colour" in exc.message or "colour" in str(exc)
+    else:
+        raise AssertionError("an unknown field passed the schema")
