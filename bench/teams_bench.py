@@ -140,7 +140,7 @@ async def joins(model: Any, count: int) -> None:
         tokens = tokens_single if name.startswith("single") else tokens_all
         note = f" (own statistics used on {used[name]} of {count}; majority before)" if name in used else ""
         print(f"  {name:<16} accuracy {hits / count:6.1%}  tokens/question {tokens / count:7.0f}{note}")
-    print(f"  wall {seconds:.0f}s; reproduce: {CMD} --questions {count}")
+    print(f"  wall {seconds:.0f}s; reproduce: {CMD} --parts joins --questions {count}")
 
 
 DESIGN_TASKS = [
@@ -169,7 +169,7 @@ async def design(model: Any, count: int) -> None:
     seconds = time.perf_counter() - started
     print(f"meta-architect on the real default model: {first}/{n} drafts valid at the first try, {repaired}/{n}"
           f" after up to 2 repairs; {tokens / n:.0f} tokens per task; {seconds:.0f}s")  # fmt: skip
-    print(f"  reproduce: {CMD} --only-design --design {count}")
+    print(f"  reproduce: {CMD} --parts design --design {count}")
 
 
 def _tokens(usage: Any) -> int:
@@ -182,9 +182,10 @@ async def main(argv: list[str]) -> None:
     parser.add_argument("--skip-real", action="store_true")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--design", type=int, default=len(DESIGN_TASKS), help="tasks for the meta-architect")
-    parser.add_argument("--only-design", action="store_true")
+    parser.add_argument("--parts", default="overhead,examples,joins,design", help="comma-separated parts to run")
     args = parser.parse_args(argv)
-    if not args.only_design:
+    parts = set(args.parts.split(","))
+    if "overhead" in parts:
         await overhead()
     if args.skip_real:
         return
@@ -194,11 +195,13 @@ async def main(argv: list[str]) -> None:
 
     set_real_models_allowed(True)
     model = LlamaCppModel(str(model_path(DEFAULT_MODEL)), n_ctx=2048, n_threads=args.threads, seed=0)
-    if not args.only_design:
+    if "examples" in parts:
         await examples(model)
+    if "joins" in parts:
         await joins(model, args.questions)
-    print("\nmeta-architect drafts:")
-    await design(model, args.design)
+    if "design" in parts:
+        print("\nmeta-architect drafts:")
+        await design(model, args.design)
 
 
 if __name__ == "__main__":

@@ -36,14 +36,14 @@ MAX_HISTORY = 500
 
 def normalize(answer: Any, how: str = "text") -> str:
     """The form answers are compared in: 'text' folds case, spaces and a trailing period; 'number' keeps the
-    first number; 'exact' compares the JSON text."""
+    last number (the result in "47 * 8 + 13 = 389"); 'exact' compares the JSON text."""
     if how == "exact":
         return json.dumps(answer, sort_keys=True, ensure_ascii=False)
     text = answer if isinstance(answer, str) else json.dumps(answer, sort_keys=True, ensure_ascii=False)
     if how == "number":
-        found = re.search(r"-?\d[\d,]*(?:\.\d+)?", text)
+        found = re.findall(r"-?\d[\d,]*(?:\.\d+)?", text)
         if found:
-            value = float(found.group(0).replace(",", ""))
+            value = float(found[-1].replace(",", "").rstrip(","))
             return str(int(value)) if value.is_integer() else str(value)
     return " ".join(text.strip().lower().rstrip(".").split())
 

@@ -12,6 +12,7 @@ from agentcore.teams.joins import JoinStats, aggregate, normalize
 def test_normalize_forms() -> None:
     assert normalize(" The Answer. ") == normalize("the  answer") == "the answer"
     assert normalize("It is 1,234.0 apples", "number") == "1234"
+    assert normalize("47 * 8 + 13 = 389.", "number") == "389"
     assert normalize({"b": 1, "a": 2}, "exact") == '{"a": 2, "b": 1}'
 
 
