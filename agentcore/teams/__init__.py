@@ -9,7 +9,8 @@
 |---|---|
 | `source`, `loader`, `spec`, `errors` | YAML with positions, pydantic models, located errors, the JSON Schema |
 | `validate`, `graph`, `expr` | whole-team checks on networkx graphs; Mermaid; the safe condition language |
-| `engine`, `nodes`, `state`, `executor`, `checkpoint` | the async engine, node kinds, typed state, dispatch, resume |
+| `engine`, `result`, `nodes`, `state` | the async engine, its result, node kinds, typed state |
+| `executor`, `checkpoint` | dispatch (local, later Ray), resume |
 | `joins` | majority, weighted, Optimal Weight and Inverse Surprising Popularity |
 | `decompose`, `dag` | the task decomposer (a DAG of subtasks planned by a model) |
 | `design` | the meta-architect: a model drafts a team file under a grammar, repaired by the validator |
@@ -24,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
     "Team": "agentcore.teams.engine",
-    "TeamResult": "agentcore.teams.engine",
-    "TeamEvent": "agentcore.teams.engine",
-    "NodeRecord": "agentcore.teams.engine",
+    "TeamResult": "agentcore.teams.result",
+    "TeamEvent": "agentcore.teams.result",
+    "NodeRecord": "agentcore.teams.result",
     "Registry": "agentcore.teams.registry",
     "register_function": "agentcore.teams.registry",
     "TeamSpec": "agentcore.teams.spec",
@@ -37,10 +38,11 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
-    from agentcore.teams.engine import NodeRecord, Team, TeamEvent, TeamResult
+    from agentcore.teams.engine import Team
     from agentcore.teams.errors import TeamSpecError
     from agentcore.teams.executor import Executor, LocalExecutor, NodeJob
     from agentcore.teams.registry import Registry, register_function
+    from agentcore.teams.result import NodeRecord, TeamEvent, TeamResult
     from agentcore.teams.spec import TeamSpec
 
 

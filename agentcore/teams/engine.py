@@ -19,9 +19,8 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from agentcore import context as run_context
 from agentcore.errors import UserError
@@ -31,6 +30,7 @@ from agentcore.teams.executor import Executor, LocalExecutor, NodeJob, NodeOutpu
 from agentcore.teams.loader import load_spec, spec_from_mapping, spec_from_text
 from agentcore.teams.nodes import NodeEnv, NodeFailed, run_node
 from agentcore.teams.registry import Registry
+from agentcore.teams.result import NodeRecord, TeamEvent, TeamResult, TeamStatus
 from agentcore.teams.source import Source
 from agentcore.teams.spec import TeamSpec
 from agentcore.teams.state import State, StateTypeError
@@ -40,67 +40,6 @@ if TYPE_CHECKING:
     from agentcore.context import RunContext
     from agentcore.events import Event
     from agentcore.tools.function import Tool
-
-TeamStatus = Literal["completed", "failed", "incomplete", "limit", "timeout", "cancelled"]
-
-
-@dataclass(slots=True)
-class NodeRecord:
-    """One node run in the ledger."""
-
-    node: str
-    kind: str
-    status: Literal["completed", "failed"]
-    attempts: int
-    seconds: float
-    usage: Usage
-    writes: dict[str, Any] = field(default_factory=dict)
-    error: str | None = None
-    run_id: str | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class TeamEvent:
-    """Progress of a team run: node_start, node_retry, node_end, loop_bound, team_end."""
-
-    kind: str
-    team: str
-    run_id: str
-    node: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class TeamResult:
-    run_id: str
-    trace_id: str
-    team: str
-    status: TeamStatus
-    state: dict[str, Any]
-    ledger: list[NodeRecord]
-    usage: Usage
-    seconds: float
-    answer_key: str
-    error: str | None = None
-    parent_run_id: str | None = None
-    trace: list[dict[str, Any]] = field(default_factory=list)  # the team run's own entries: node ends, child runs
-    sources: dict[str, list[str]] = field(default_factory=dict)  # list key -> the node that added each item
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "completed"
-
-    @property
-    def output(self) -> Any:
-        return self.state.get(self.answer_key)
-
-    def summary(self) -> str:
-        nodes = ", ".join(f"{r.node} {r.seconds:.2f}s" for r in self.ledger)
-        u = self.usage
-        return (f"team {self.team} {self.status} in {self.seconds:.2f}s; {len(self.ledger)} node runs ({nodes});"
-                f" {u.calls} model calls, prompt tokens {u.prompt_tokens}, generated {u.generated_tokens}")  # fmt: skip
-
 
 EventSink = Callable[[TeamEvent], None]
 
