@@ -171,11 +171,26 @@ async def design(model: Any, count: int) -> None:
         print(f"  {'valid' if draft.ok else 'invalid':<7} after {draft.attempts} draft(s): {task[:60]}")
         for note in draft.notes:
             print(f"      {note[:150]}")
+        if draft.ok:  # what was drafted, to judge whether it fits the task (a copy of the example would not)
+            print("      " + _outline(draft.text))
     n = len(tasks)
     seconds = time.perf_counter() - started
     print(f"meta-architect on the real default model: {first}/{n} drafts valid at the first try, {repaired}/{n}"
           f" after up to 2 repairs; {tokens / n:.0f} tokens per task; {seconds:.0f}s")  # fmt: skip
     print(f"  reproduce: {CMD} --parts design --design {count}")
+
+
+def _outline(text: str) -> str:
+    import yaml
+
+    data = yaml.safe_load(text)
+    nodes = ", ".join(
+        f"{name} ({body.get('kind', 'agent')}: {body.get('role', '')})" for name, body in data["nodes"].items()
+    )
+    edges = "; ".join(
+        f"{e['from']}->{e['to']}" + (" [loop]" if e.get("max_loops") else "") for e in data["topology"]["edges"]
+    )
+    return f"nodes: {nodes} | entry {data['topology']['entry']} | edges: {edges}"
 
 
 def _tokens(usage: Any) -> int:
