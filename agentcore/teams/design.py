@@ -95,6 +95,7 @@ def _object(**properties: Any) -> dict[str, Any]:
 def to_team(draft: dict[str, Any]) -> dict[str, Any]:
     """A team file (as data) from a draft; shapes the draft schema cannot promise are left to the validator."""
     state = {item["key"]: {"type": item["type"], "reducer": item["reducer"]} for item in draft.get("state", [])}
+    state.setdefault("task", {"type": "str", "reducer": "replace"})  # the input key of every draft: never left out
     nodes: dict[str, Any] = {}
     for node in draft.get("nodes", []):
         body: dict[str, Any] = {"reads": node.get("reads", []), "writes": node.get("writes", [])}

@@ -44,6 +44,14 @@ async def test_an_invalid_draft_is_repaired_with_the_validators_messages() -> No
     assert draft.notes[0].startswith("draft 1: ") and draft.notes[1] == "draft 2: valid"
 
 
+def test_the_input_key_is_always_declared() -> None:
+    from agentcore.teams.design import to_team
+
+    broken = copy.deepcopy(EXAMPLE)
+    broken["state"] = broken["state"][1:]  # the 0.5B model left "task" out when no node read it
+    assert to_team(broken)["state"]["task"] == {"type": "str", "reducer": "replace"}
+
+
 async def test_repairs_are_bounded_and_an_invalid_team_is_never_returned_as_ok() -> None:
     broken = copy.deepcopy(EXAMPLE)
     broken["edges"] = []  # vote unreachable, solvers cannot reach the exit
