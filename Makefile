@@ -27,6 +27,7 @@ bench: setup
 	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.routing_bench
 	$(BIN)/python -m bench.optimizer_bench
+	$(BIN)/python -m bench.teams_bench
 
 bench-compare: setup bench-peers
 	$(BIN)/python -m bench.harness $(ARGS)

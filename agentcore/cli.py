@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     from agentcore.memory.cli import add_memory_parser  # argparse only: loads no store
 
     add_memory_parser(sub)
+    from agentcore.teams.cli import add_parser as add_team_parser
+
+    add_team_parser(sub)
     return parser
 
 
@@ -64,6 +67,7 @@ def _agent_flags(run: argparse.ArgumentParser) -> None:
     run.add_argument("--n-ctx", type=int, default=4096)
     run.add_argument("--gpu-layers", type=int, default=0)
     run.add_argument("--route", choices=["auto", "off"], default="off", help="complexity routing before the run")
+    run.add_argument("--team", default=None, help="team file the router may hand complex tasks to (--route auto)")
     run.add_argument("--advisor", default=None, help="model that advises the main model (name, path or URL)")
     run.add_argument("--advice-mode", choices=["advice_first", "review_revise", "both"], default="advice_first")
     run.add_argument("--optimize", action="store_true", help="compress the prompt (tool descriptions, filler)")
@@ -75,14 +79,7 @@ def _agent_flags(run: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "models":
-            return _models(args)
-        if args.command == "memory":
-            from agentcore.memory.cli import run_memory
-
-            return run_memory(args)
-        check_run_args(args)
-        return asyncio.run(_chat(args) if args.command == "chat" else _run(args))
+        return _dispatch(args)
     except KeyboardInterrupt:
         _interrupt_models()
         print("agentcore: interrupted", file=sys.stderr)
@@ -95,6 +92,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         _error(f"unexpected {type(exc).__name__}: {exc} (set {TRACEBACK_ENV}=1 to see the traceback)")
         return 1
+
+
+# Subcommands whose code lives with their feature: module and function, imported only when used.
+_ELSEWHERE = {"memory": ("agentcore.memory.cli", "run_memory"), "team": ("agentcore.teams.cli", "main")}
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "models":
+        return _models(args)
+    if args.command in _ELSEWHERE:
+        from importlib import import_module
+
+        module, function = _ELSEWHERE[args.command]
+        result: int = getattr(import_module(module), function)(args)
+        return result
+    check_run_args(args)
+    return asyncio.run(_chat(args) if args.command == "chat" else _run(args))
 
 
 def check_run_args(args: argparse.Namespace) -> None:
@@ -116,6 +130,10 @@ def check_run_args(args: argparse.Namespace) -> None:
     for spec in (args.model, args.advisor):
         if spec is not None:
             check_model_spec(spec)
+    if getattr(args, "team", None):
+        from agentcore.teams.cli import check_team_file
+
+        check_team_file(args.team)
 
 
 def _positive(seconds: float | None) -> bool:
@@ -197,7 +215,12 @@ async def _chat(args: argparse.Namespace) -> int:
 async def _run(args: argparse.Namespace) -> int:
     make_agent, model, toolset, say = await _setup(args)
 
-    if args.route == "auto" and await _decompose_planned(args.task, toolset, say):
+    plan = await _route_plan(args.task, toolset, say, args.team) if args.route == "auto" else "agent"
+    if plan == "team":
+        from agentcore.teams.cli import run_routed_team
+
+        return await run_routed_team(args.team, args.task, model, say.line, args.timeout)
+    if plan == "decompose":
         return await _run_decomposed(args, model, make_agent, say)
     try:
         result = await make_agent().run(args.task, timeout=args.timeout, on_event=say.event)
@@ -235,18 +258,18 @@ def _policies(args: argparse.Namespace, model: Any, advisor: Any) -> list[Any]:
     return policies
 
 
-async def _decompose_planned(task: str, toolset: Any, say: _Printer) -> bool:
+async def _route_plan(task: str, toolset: Any, say: _Printer, team: str | None) -> str:
     from agentcore.policies.router import ComplexityRouter
 
     names = [spec.name for spec in await toolset.list_tools()]
-    decision = ComplexityRouter().route(task, tool_names=names)
+    decision = ComplexityRouter().route(task, tool_names=names, team_available=team is not None)
     for reason in decision.reasons:
         say.line(f"route: {reason}")
-    return decision.plan == "decompose"
+    return decision.plan
 
 
 async def _run_decomposed(args: argparse.Namespace, model: Any, make_agent: Any, say: _Printer) -> int:
-    from agentcore.policies.decompose import Decomposer
+    from agentcore.teams.decompose import Decomposer
 
     def show(event: dict[str, Any]) -> None:
         say.line("dag: " + ", ".join(f"{k}={v}" for k, v in event.items() if k != "time"))

@@ -9,9 +9,9 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.messages import ModelRequest, ModelResponse
 from agentcore.policies.advisor import Advisor
-from agentcore.policies.dag import subtask_of
-from agentcore.policies.decompose import Decomposer
 from agentcore.policies.optimizer import OptimizerConfig, PromptOptimizer, optimize_messages
+from agentcore.teams.dag import subtask_of
+from agentcore.teams.decompose import Decomposer
 from agentcore.tools.builtin.calculator import calculator
 
 pytestmark = pytest.mark.real_model

@@ -269,7 +269,7 @@ async def test_run_finished_and_on_run_end_happen_when_a_hook_raises() -> None:
 
 async def test_decomposer_subtask_runs_have_a_parent() -> None:
     from agentcore.events import add_sink, remove_sink
-    from agentcore.policies.decompose import Decomposer, single_node_dag
+    from agentcore.teams.decompose import Decomposer, single_node_dag
 
     events: list[Event] = []
     add_sink(events.append)

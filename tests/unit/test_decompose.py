@@ -11,8 +11,8 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.errors import UserError
 from agentcore.messages import ModelRequest
-from agentcore.policies.dag import DecompositionError, Subtask, build_dag, child_task, plan_schema
-from agentcore.policies.decompose import Decomposer
+from agentcore.teams.dag import DecompositionError, Subtask, build_dag, child_task, plan_schema
+from agentcore.teams.decompose import Decomposer
 from agentcore.testing import FunctionModel, ScriptedModel
 from agentcore.tools.function import tool
 
