@@ -280,6 +280,29 @@ def write_results(
     return md
 
 
+def merge_results(dirs: Sequence[Path], rename: dict[str, str] | None = None) -> tuple[dict[str, Any], list[Any]]:
+    """One table from runs split over processes or settings: each DIR's bfcl.json and bfcl_entries.jsonl, systems
+    renamed by `rename` ({"DIR:system": "new name"} or {"system": "new name"}), counts added per category."""
+    rename = rename or {}
+    systems: dict[str, dict[str, dict[str, int]]] = {}
+    records: list[Any] = []
+    split, limit = None, None
+    for folder in dirs:
+        data = json.loads((folder / "bfcl.json").read_text(encoding="utf-8"))
+        split, limit = data["split"], data["limit"]
+        names = {s: rename.get(f"{folder}:{s}", rename.get(s, s)) for s in data["systems"]}
+        for system, categories in data["systems"].items():
+            table = systems.setdefault(names[system], {})
+            for category, counts in categories.items():
+                cell = table.setdefault(category, {"correct": 0, "n": 0})
+                cell["correct"] += counts["correct"]
+                cell["n"] += counts["n"]
+        for line in (folder / "bfcl_entries.jsonl").read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            records.append({**record, "system": names.get(record["system"], record["system"])})
+    return {"systems": systems, "split": split, "limit": limit}, records
+
+
 # -- running ------------------------------------------------------------------------------------------------
 
 
@@ -300,6 +323,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-tokens", type=int, default=256, help="per answer (agentcore's default)")
+    parser.add_argument("--merge", nargs="+", type=Path, metavar="DIR", help="only combine these runs' results")
+    parser.add_argument("--rename", action="append", default=[], metavar="[DIR:]SYSTEM=NAME", help="with --merge")
     args = parser.parse_args(list(argv))
     args.categories = [c.strip() for c in args.categories.split(",") if c.strip()]
     args.systems = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -371,6 +396,14 @@ def relevance_answer(model: Any, relevance: Any, entry: Entry, args: argparse.Na
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
+    if args.merge:
+        data, records = merge_results(args.merge, dict(r.split("=", 1) for r in args.rename))
+        header = [f"- merged: {', '.join(map(str, args.merge))} (`python -m bench.bfcl {shlex.join(argv)}`)"]
+        for folder in args.merge:
+            lines = (folder / "bfcl.md").read_text(encoding="utf-8").splitlines()
+            header += [line for line in lines if line.startswith("- ")]
+        print(write_results(args.out_dir, data, header, records).read_text(encoding="utf-8"))
+        return 0
     bfcl = load_bfcl()
     chosen = {c: split_entries(load_entries(bfcl, c), args.split, args.limit) for c in args.categories}
     everything = [e for entries in chosen.values() for e in entries]

@@ -331,3 +331,16 @@ def test_model_config_stub(monkeypatch: pytest.MonkeyPatch) -> None:
     assert stub.MODEL_CONFIG_MAPPING["agentcore"].underscore_to_dot is False
     assert stub.MODEL_CONFIG_MAPPING["any/other"].underscore_to_dot is False
     monkeypatch.delitem(sys.modules, name)
+
+
+def test_merge_results_adds_counts_and_renames(tmp_path: Path) -> None:
+    second = {"agentcore": {"simple_python": {"correct": 1, "n": 2}, "multiple": {"correct": 0, "n": 1}}}
+    for name, scores in [("a", {"agentcore": {"simple_python": {"correct": 2, "n": 3}}}), ("b", second)]:
+        folder = tmp_path / name
+        bfcl.write_results(folder, bfcl.results_json(scores, "test", 8), [], [{"system": "agentcore", "id": name}])
+    data, records = bfcl.merge_results([tmp_path / "a", tmp_path / "b"], {f"{tmp_path / 'b'}:agentcore": "other"})
+    assert data["systems"] == {
+        "agentcore": {"simple_python": {"correct": 2, "n": 3}},
+        "other": {"simple_python": {"correct": 1, "n": 2}, "multiple": {"correct": 0, "n": 1}},
+    }
+    assert [r["system"] for r in records] == ["agentcore", "other"]
