@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from agentcore.errors import UserError
+from agentcore.schema_refs import resolve_refs
 
 MAX_STRING = 300
 MAX_ITEMS = 20
@@ -207,7 +208,7 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
     """A GBNF grammar (root rule `root`) accepting exactly the JSON texts that match `schema` (within the subset).
     Raises UserError for a schema outside the supported subset, saying which node."""
     builder = _Builder()
-    root = builder.visit(schema)
+    root = builder.visit(resolve_refs(schema))  # $ref -> its target, against this schema's own root
     lines = [f"root ::= {root}"]
     lines += [f"{name} ::= {body}" for name, body in builder.rules.items()]
     return "\n".join(lines) + "\n"
