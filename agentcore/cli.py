@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     models_sub.add_parser("list")
     pull = models_sub.add_parser("pull")
     pull.add_argument("name")
+    from agentcore.protocols.serve_cli import add_parsers
+
+    add_parsers(sub)  # agentcore mcp serve, agentcore a2a serve
     return parser
 
 
@@ -73,6 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "models":
             return _models(args)
+        if args.command in ("mcp", "a2a"):
+            from agentcore.protocols.serve_cli import serve
+
+            return asyncio.run(serve(args))
         check_run_args(args)
         return asyncio.run(_chat(args) if args.command == "chat" else _run(args))
     except KeyboardInterrupt:

@@ -12,7 +12,7 @@ an invalid-params answer as a retry. Structured results come back as their JSON 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
 from agentcore.context import RunContext
@@ -131,7 +131,7 @@ class MCPToolset(ToolsetOps):
         tools: list[Any] = []
         cursor: str | None = None
         for _ in range(100):  # a server whose pages never end cannot hang the run
-            page = await self._connection.request("tools/list", lambda c, at=cursor: c.list_tools(cursor=at))
+            page = await self._connection.request("tools/list", _page(cursor))
             tools += page.tools
             cursor = page.next_cursor
             if cursor is None:
@@ -146,6 +146,10 @@ class MCPToolset(ToolsetOps):
             raise UserError(f"MCP tool {tool.name!r} of {self.name!r} has a broken input schema: {exc}") from exc
         self.unenforced[name] = unenforced(parameters)
         return ToolSpec(name, tool.description or "", parameters)
+
+
+def _page(cursor: str | None) -> Callable[[Any], Awaitable[Any]]:
+    return lambda client: client.list_tools(cursor=cursor)
 
 
 def tool_result(name: str, result: Any) -> Any:

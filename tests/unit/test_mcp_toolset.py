@@ -13,11 +13,11 @@ from pydantic import BaseModel, Field
 from agentcore import Agent
 from agentcore.context import RunContext
 from agentcore.errors import ModelRetry, UserError
+from agentcore.grammar import schema_to_gbnf
+from agentcore.messages import ModelRequest
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools import FunctionToolset
 from agentcore.tools.mcp import MCPTimeoutError, MCPToolError, MCPToolset
-from agentcore.grammar import schema_to_gbnf
-from agentcore.messages import ModelRequest
 from agentcore.turns import turn_schema
 from tests.unit.test_grammar import Grammar
 
