@@ -10,7 +10,6 @@ every request, and limits request bodies (the SDK answers 413 above the limit).
 from __future__ import annotations
 
 import contextlib
-import hmac
 import json
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -19,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 from agentcore.context import RunContext
 from agentcore.errors import UserError
 from agentcore.prompting import format_result
+from agentcore.protocols.http_guard import BearerAuth, check_exposure
 
 if TYPE_CHECKING:
     from agentcore.agent import Agent
     from agentcore.tools.toolset import Toolset
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_BODY = 1_000_000  # bytes of one HTTP request: tool arguments, not file uploads
 AGENT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -122,40 +121,11 @@ async def serve_stdio(server: Any) -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
-def check_exposure(host: str, token: str | None) -> None:
-    """Loopback needs no token; any other address does (an open tool server on a network runs anyone's tasks)."""
-    if host not in LOOPBACK and not token:
-        raise UserError(f"binding to {host} exposes the server: set a bearer token (--token or AGENTCORE_MCP_TOKEN)")
-
-
 def http_app(server: Any, *, host: str = "127.0.0.1", token: str | None = None, max_body: int = MAX_BODY) -> Any:
     """The streamable-HTTP ASGI app at /mcp, behind a bearer-token check when `token` is set."""
-    check_exposure(host, token)
+    check_exposure(host, token, "AGENTCORE_MCP_TOKEN")
     app = server.streamable_http_app(host=host, max_request_body_size=max_body, stateless_http=True, json_response=True)
     return BearerAuth(app, token) if token else app
-
-
-class BearerAuth:
-    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` (compared in constant time);
-    others get 401 with a JSON-RPC error body and a WWW-Authenticate header."""
-
-    def __init__(self, app: Any, token: str) -> None:
-        self.app, self.expected = app, f"Bearer {token}".encode()
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self.expected):
-                await _unauthorized(send, "missing bearer token" if not given else "invalid bearer token")
-                return
-        await self.app(scope, receive, send)
-
-
-async def _unauthorized(send: Any, message: str) -> None:
-    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": message}}).encode()
-    headers = [(b"content-type", b"application/json"), (b"www-authenticate", b'Bearer realm="agentcore"')]
-    await send({"type": "http.response.start", "status": 401, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
 
 
 async def serve_http(

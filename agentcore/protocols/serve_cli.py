@@ -88,10 +88,11 @@ async def serve(args: argparse.Namespace) -> int:
 
 async def serve_mcp(args: argparse.Namespace) -> int:
     from agentcore.protocols import mcp_server
+    from agentcore.protocols.http_guard import check_exposure
 
     token = token_from(args, "AGENTCORE_MCP_TOKEN")
     if args.transport == "http":
-        mcp_server.check_exposure(args.host, token)  # before anything is built
+        check_exposure(args.host, token, "AGENTCORE_MCP_TOKEN")  # before anything is built
     toolset, agents = published(args)
     server = mcp_server.build_server(toolset, agents)
     if args.transport == "stdio":
