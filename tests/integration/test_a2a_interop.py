@@ -254,3 +254,40 @@ async def test_an_unreachable_peer_is_a_clear_error() -> None:
     with pytest.raises(A2AError, match="could not reach"):
         async with A2AAgentToolset("http://127.0.0.1:9/", timeout=5):
             pass
+
+
+async def test_the_cli_publishes_an_agent_card_on_loopback() -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "agentcore.cli", "a2a", "serve", "--agent", "helper", "--port", str(port)]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        async with httpx.AsyncClient(timeout=5) as http:
+            for _ in range(150):
+                try:
+                    card = (await http.get(f"http://127.0.0.1:{port}/.well-known/agent-card.json")).json()
+                    break
+                except httpx.TransportError:
+                    await asyncio.sleep(0.2)
+            else:
+                raise AssertionError("the server did not start: " + (process.stderr.read() if process.stderr else ""))
+        assert card["name"] == "helper" and [s["id"] for s in card["skills"]] == ["helper", "calculator"]
+        assert card["supportedInterfaces"][0]["url"] == f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        process.wait(10)
+    refused = subprocess.run(
+        [*command[:5], "--host", "0.0.0.0"], capture_output=True, text=True, check=False, env=without_token()
+    )
+    assert refused.returncode == 1 and "bearer token" in refused.stderr
+
+
+def without_token() -> dict[str, str]:
+    import os
+
+    return {key: value for key, value in os.environ.items() if key != "AGENTCORE_A2A_TOKEN"}
