@@ -123,8 +123,10 @@ async def build_app(
     max_body: int = MAX_BODY,
     deps: Any = None,
     timeout: float | None = None,
+    v03_compat: bool = False,
 ) -> Any:
-    """The ASGI app: agent card at CARD_PATH, JSON-RPC at /, guarded by token and body limit."""
+    """The ASGI app: agent card at CARD_PATH, JSON-RPC at /, guarded by token and body limit. `v03_compat` also
+    answers protocol 0.3 method names (`message/send`...), for older clients and the A2A TCK."""
     from a2a.server.request_handlers import DefaultRequestHandler
     from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
     from a2a.server.tasks import InMemoryTaskStore
@@ -138,7 +140,10 @@ async def build_app(
     card = agent_card(agent, skills, url, token is not None)
     handler = DefaultRequestHandler(AgentExecutorAdapter(agent, deps, timeout), InMemoryTaskStore(), card)
     app: Any = Starlette(
-        routes=[*create_agent_card_routes(card, card_url=CARD_PATH), *create_jsonrpc_routes(handler, "/")]
+        routes=[
+            *create_agent_card_routes(card, card_url=CARD_PATH),
+            *create_jsonrpc_routes(handler, "/", enable_v0_3_compat=v03_compat),
+        ]
     )
     app = BodyLimit(app, max_body)
     return BearerAuth(app, token, public=[CARD_PATH]) if token else app
