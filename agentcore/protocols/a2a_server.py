@@ -150,27 +150,20 @@ async def build_app(
 
 
 async def serve_a2a(args: argparse.Namespace) -> int:
-    import os
-
+    """`agentcore a2a serve`: the one agent the flags name, on uvicorn."""
     import uvicorn
 
-    from agentcore.protocols.serve_cli import published
-
-    token = args.token or os.environ.get(TOKEN_ENV) or None
-    check_exposure(args.host, token, TOKEN_ENV)
-    toolset, agents = published(args)
-    if len(agents) != 1:
-        raise_user(f"a2a serve publishes exactly one agent (--agent NAME or --object mod:agent), got {len(agents)}")
-    agent = agents[0]
-    url = f"http://{args.host}:{args.port}/"
-    app = await build_app(agent, url=url, host=args.host, token=token, max_body=args.max_body)
-    del toolset  # the agent carries its own tools
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
-    await uvicorn.Server(config).serve()
-    return 0
-
-
-def raise_user(message: str) -> None:
     from agentcore.errors import UserError
+    from agentcore.protocols.serve_cli import published, token_from
 
-    raise UserError(message)
+    token = token_from(args, TOKEN_ENV)
+    check_exposure(args.host, token, TOKEN_ENV)  # before anything is built
+    _, agents = published(args)  # the agent carries its own tools
+    if len(agents) != 1:
+        raise UserError(
+            f"a2a serve publishes exactly one agent (--agent NAME or --object mod:agent), got {len(agents)}"
+        )
+    url = f"http://{args.host}:{args.port}/"
+    app = await build_app(agents[0], url=url, host=args.host, token=token, max_body=args.max_body)
+    await uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")).serve()
+    return 0
