@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test test-unit lint bench bench-compare bench-peers bench-security clean
+.PHONY: setup demo test test-unit lint bench bench-compare bench-peers bench-security clean interop
 
 setup:
 	@./scripts/setup.sh
@@ -48,3 +48,7 @@ clean:
 bench-bfcl: setup
 	./scripts/setup_bfcl.sh
 	$(BIN)/python -m bench.bfcl $(ARGS)
+
+# The official MCP conformance suite against our MCP server and client (Node 22 and the suite from npm, in .interop/).
+interop: setup
+	./scripts/interop.sh

@@ -46,11 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     pull = models_sub.add_parser("pull")
     pull.add_argument("name")
     from agentcore.memory.cli import add_memory_parser  # argparse only: loads no store
-
-    add_memory_parser(sub)
+    from agentcore.protocols.serve_cli import add_parsers
     from agentcore.teams.cli import add_parser as add_team_parser
 
+    add_memory_parser(sub)
     add_team_parser(sub)
+    add_parsers(sub)  # agentcore mcp serve, agentcore a2a serve
     return parser
 
 
@@ -101,6 +102,10 @@ _ELSEWHERE = {"memory": ("agentcore.memory.cli", "run_memory"), "team": ("agentc
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "models":
         return _models(args)
+    if args.command in ("mcp", "a2a"):
+        from agentcore.protocols.serve_cli import serve
+
+        return asyncio.run(serve(args))
     if args.command in _ELSEWHERE:
         from importlib import import_module
 

@@ -5,9 +5,10 @@ grammar sampling crawl (40 s for one turn here), and its string rule admits raw 
 a string with them until max_tokens. GBNF has bounded repetition (`x{0,300}`), and strings here admit no raw
 control characters. Objects keep property order (required first), with no free-form whitespace.
 
-Any schema gives a grammar that llama.cpp parses, or a UserError naming the bad node: keywords outside the subset
-(`$ref`, `pattern`, `additionalProperties`) are not enforced, `allOf` parts are merged. Numeric bounds are
-(grammar_ranges: integers exactly, decimals by sign and integer part).
+Any schema gives a grammar that llama.cpp parses, or a UserError naming the bad node. Local `$ref`s are resolved
+first (schema_refs), `allOf` parts are merged, numeric bounds are enforced (grammar_ranges: integers exactly,
+decimals by sign and integer part); `pattern`, `format` and schema-valued `additionalProperties` are not
+(`schema_refs.unenforced` lists them).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from agentcore.errors import UserError
 from agentcore.grammar_ranges import has_bounds, integer_rule, number_rule
+from agentcore.schema_refs import resolve_refs
 
 MAX_STRING = 300
 MAX_ITEMS = 20
@@ -216,7 +218,7 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
     """A GBNF grammar (root rule `root`) accepting exactly the JSON texts that match `schema` (within the subset).
     Raises UserError for a schema outside the supported subset, saying which node."""
     builder = _Builder()
-    root = builder.visit(schema)
+    root = builder.visit(resolve_refs(schema))  # $ref -> its target, against this schema's own root
     lines = [f"root ::= {root}"]
     lines += [f"{name} ::= {body}" for name, body in builder.rules.items()]
     return "\n".join(lines) + "\n"

@@ -6,6 +6,7 @@ passes through every wrapper (filters, Tool-Guard) unchanged.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -76,11 +77,27 @@ class FunctionToolset(ToolsetOps):
 
 
 class CombinedToolset(ToolsetOps):
-    """Several toolsets seen as one. Tool names must be unique across them."""
+    """Several toolsets seen as one. Tool names must be unique across them. Entering it enters each part that
+    needs connecting (an MCP server among plain functions), so a run connects them all."""
 
     def __init__(self, toolsets: Sequence[Toolset]) -> None:
         self.toolsets = list(toolsets)
         self._owner: dict[str, Toolset] = {}
+        self._scopes: contextlib.AsyncExitStack | None = None
+
+    async def __aenter__(self) -> CombinedToolset:
+        from agentcore.runner import toolset_scope
+
+        async with contextlib.AsyncExitStack() as stack:
+            for toolset in self.toolsets:
+                await stack.enter_async_context(toolset_scope(toolset))
+            self._scopes = stack.pop_all()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        scopes, self._scopes = self._scopes, None
+        if scopes is not None:
+            await scopes.aclose()
 
     async def list_tools(self) -> Sequence[ToolSpec]:
         specs: list[ToolSpec] = []
@@ -115,6 +132,20 @@ class FilteredToolset(ToolsetOps):
         self.inner = inner
         self.keep = keep
         self._visible: set[str] = set()
+        self._scope: contextlib.AbstractAsyncContextManager[None] | None = None
+
+    async def __aenter__(self) -> FilteredToolset:
+        from agentcore.runner import toolset_scope
+
+        scope = toolset_scope(self.inner)
+        await scope.__aenter__()
+        self._scope = scope
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        scope, self._scope = self._scope, None
+        if scope is not None:
+            await scope.__aexit__(None, None, None)
 
     async def list_tools(self) -> Sequence[ToolSpec]:
         specs = [spec for spec in await self.inner.list_tools() if self.keep(spec)]
