@@ -17,6 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 
+@dataclass
+class KVStats:
+    """What keeping several states cost so far: saves and restores, and their seconds (for benchmarks)."""
+
+    saves: int = 0
+    save_seconds: float = 0.0
+    restores: int = 0
+    restore_seconds: float = 0.0
+
+
 @dataclass(frozen=True)
 class SeqState:
     """The KV cells of sequence 0, as llama.cpp serialises them."""

@@ -64,8 +64,8 @@ class KVStore(Generic[S]):
     def nbytes(self) -> int:
         return self._bytes
 
-    def keys(self) -> list[tuple[int, ...]]:
-        """The kept keys, least recently used first."""
+    def saved_tokens(self) -> list[tuple[int, ...]]:
+        """The token keys of the kept states, least recently used first."""
         return list(self._states)
 
     def best(self, tokens: Sequence[int]) -> Match[S] | None:

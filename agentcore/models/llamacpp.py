@@ -89,6 +89,7 @@ class LlamaCppModel:
         self._formatter: Any = None
         self._lock = threading.RLock()
         self._states: KVStore[kvstate.SeqState] = KVStore(kv_cache_bytes)  # saved KV states besides the live one
+        self.kv_stats = kvstate.KVStats()
 
     @property
     def name(self) -> str:
@@ -232,14 +233,20 @@ class LlamaCppModel:
         if match is None or not switch:
             return live
         self._states.touch(match.tokens)
-        if not kvstate.restore(llm, match.tokens, match.state):
-            return 0  # llama.cpp refused the state: evaluate the whole prompt
-        return min(match.prefix, len(tokens) - 1)
+        started = time.perf_counter()
+        restored = kvstate.restore(llm, match.tokens, match.state)
+        self.kv_stats.restores += 1
+        self.kv_stats.restore_seconds += time.perf_counter() - started
+        # llama.cpp refused the state: evaluate the whole prompt
+        return min(match.prefix, len(tokens) - 1) if restored else 0
 
     def _save_live(self, llm: Any) -> None:
         if self._states.budget == 0:
             return
+        started = time.perf_counter()
         snapshot = kvstate.save(llm)
+        self.kv_stats.saves += 1
+        self.kv_stats.save_seconds += time.perf_counter() - started
         if snapshot is not None:
             self._states.put(kvstate.held_tokens(llm), snapshot)  # may evict a match; its caller holds the state
 

@@ -58,7 +58,7 @@ def test_a_state_that_extends_another_replaces_it() -> None:
     store: KVStore[Blob] = KVStore(1000)
     store.put([1, 2], Blob(10, "short"))
     store.put([1, 2, 3], Blob(30, "long"))
-    assert store.keys() == [(1, 2, 3)] and store.nbytes == 30
+    assert store.saved_tokens() == [(1, 2, 3)] and store.nbytes == 30
     store.put([1, 2, 3], Blob(40, "again"))  # the same key: replaced, bytes counted once
     assert len(store) == 1 and store.nbytes == 40
     store.put([1, 2, 7], Blob(10, "branch"))  # a branch is not a prefix: both stay
@@ -71,14 +71,14 @@ def test_the_least_recently_used_states_go_first_when_over_budget() -> None:
     store.put([2], Blob(40, "b"))
     store.touch((1,))  # a was just restored: b is now the least recently used
     store.put([3], Blob(40, "c"))
-    assert store.keys() == [(1,), (3,)] and store.nbytes == 80 <= store.budget
+    assert store.saved_tokens() == [(1,), (3,)] and store.nbytes == 80 <= store.budget
 
 
 def test_a_state_larger_than_the_budget_is_not_kept_and_evicts_nothing() -> None:
     store: KVStore[Blob] = KVStore(100)
     store.put([1], Blob(60))
     assert not store.put([2], Blob(101))
-    assert store.keys() == [(1,)]
+    assert store.saved_tokens() == [(1,)]
     off: KVStore[Blob] = KVStore(0)
     assert not off.put([1], Blob(1)) and len(off) == 0
     with pytest.raises(ValueError, match="budget"):
