@@ -1,10 +1,10 @@
 """Save and restore the KV state of a `llama_cpp.Llama` context: the cells of its one sequence, nothing else.
 
 Measured on the default model (bench/kv_states.py, docs/kv-cache.md): a sequence state is 12 KiB per token and
-restores in about 2 ms, against seconds to re-evaluate the prompt. `Llama.save_state` (what `LlamaRAMCache` keeps)
-also copies up to n_batch rows of logits (up to 297 MB for Qwen's 151,936-token vocabulary, uncounted by the
-cache's capacity) and restores 100x slower; a second `Llama` context adds its whole n_ctx of KV and its compute
-buffers whether used or not.
+restores in milliseconds (2 ms for 200 tokens, 31 ms for 800 on a busy machine), against 29-93 s to re-evaluate
+them there. `Llama.save_state` (what `LlamaRAMCache` keeps) also copies up to n_batch rows of logits (297 MB for
+Qwen's 151,936-token vocabulary, uncounted by the cache's capacity) and restores up to 10x slower; a second
+`Llama` context adds its whole n_ctx of KV and its compute buffers (+177 MB) whether used or not.
 
 Logits are not saved: a request always evaluates at least its last prompt token after a restore, which refreshes
 them before sampling.
