@@ -24,7 +24,7 @@ from bench.security.pipeline import AgentcoreElement
 from bench.security.run import BENCHMARK_VERSION, make_policies, run_case, score
 
 OUT = Path(__file__).resolve().parent / "kv_results.json"
-RUNS = (("none", "default"), ("toolguard", "off"), ("toolguard", "default"))  # (defence, KV budget)
+RUNS = ("none:default", "toolguard:default", "toolguard:off")  # defence:KV budget; the cheap ones first
 
 
 def model(budget: str) -> Any:
@@ -46,25 +46,27 @@ def measure(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run(user_tasks: Sequence[str], injection: str) -> list[dict[str, Any]]:
+def run(user_tasks: Sequence[str], injection: str, runs: Sequence[str], rows: list[dict[str, Any]]) -> None:
+    """Run each case and add its rows to `rows` (replacing earlier rows of the same case and run)."""
     from agentdojo.task_suite.load_suites import get_suite
 
     suite = get_suite(BENCHMARK_VERSION, "banking")
     models = {budget: model(budget) for budget in ("off", "default")}
-    rows = []
     for task_id in user_tasks:
         user_task, injection_task = suite.user_tasks[task_id], suite.injection_tasks[injection]
-        for defence, budget in RUNS:
+        for defence, budget in (run.split(":") for run in runs):
             env = suite.load_and_inject_default_environment({})
             element = AgentcoreElement(models[budget], make_policies(defence), 10, 1800.0)
             outcome = run_case(suite, element, "description", user_task, injection_task)
             label = {"suite": "banking", "attack": "description", "defence": defence, "model": "default"}
             row = {**score(label, (env, user_task, injection_task), outcome), "kv": budget}
+            same = [r for r in rows if (r["user_task"], r["defence"], r["kv"]) == (task_id, defence, budget)]
+            for old in same:
+                rows.remove(old)
             rows.append({**row, **measure(row)})
             print(json.dumps({k: rows[-1][k] for k in ("user_task", "defence", "kv", "steps", "model_calls",
                   "evaluated_per_step", "cached_share", "seconds")}), file=sys.stderr)  # fmt: skip
             OUT.write_text(json.dumps(rows, indent=1))
-    return rows
 
 
 def table(rows: Sequence[dict[str, Any]]) -> list[str]:
@@ -101,9 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--user-tasks", default="user_task_0,user_task_3,user_task_4")
     parser.add_argument("--injection", default="injection_task_0")
+    parser.add_argument("--runs", default=",".join(RUNS), help=f"comma list of {', '.join(RUNS)}")
+    parser.add_argument("--fresh", action="store_true", help="drop the rows kept in kv_results.json first")
     parser.add_argument("--report-only", action="store_true", help="print the table from kv_results.json")
     args = parser.parse_args(argv)
-    rows = json.loads(OUT.read_text()) if args.report_only else run(args.user_tasks.split(","), args.injection)
+    rows = [] if args.fresh or not OUT.exists() else json.loads(OUT.read_text())
+    if not args.report_only:
+        run(args.user_tasks.split(","), args.injection, args.runs.split(","), rows)
     print("\n".join(table(rows)))
     return 0
 
