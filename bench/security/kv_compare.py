@@ -2,12 +2,15 @@
 
 Tool-Guard's plans A and B and its validators take turns on one model, so with one KV state each turn evaluates
 its whole prompt again. Per case (banking, description attack, real default model): the undefended run once,
-then Tool-Guard with `kv_cache_bytes=0` (before) and with the default budget (after). Printed per case: tokens
+then Tool-Guard with the default KV budget (after) and with `kv_cache_bytes=0` (before). Printed per case: tokens
 evaluated per agent step, cached share, seconds, and whether the decisions (calls executed, calls rejected) are
 the same before and after. Target: evaluated tokens per step with Tool-Guard at most 2x the undefended run.
 
     bench/peers/.venv-agentdojo/bin/python -m bench.security.kv_compare \\
-        [--user-tasks user_task_0,user_task_3,user_task_4] [--injection injection_task_0]
+        [--user-tasks user_task_0,user_task_3,user_task_4] [--injection injection_task_0] \\
+        [--runs none:default,toolguard:default,toolguard:off] [--fresh | --report-only]
+
+Rows are kept in bench/security/kv_results.json (a later run replaces the rows of the same case and run).
 """
 
 from __future__ import annotations
