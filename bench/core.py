@@ -3,7 +3,9 @@
 1. framework overhead per agent step, on a scripted model (no model time at all);
 2. `import agentcore` time over bare Python;
 3. the share of prompt tokens served from the KV cache over a multi-step real-model run;
-4. the rate of valid tool calls on the real model.
+4. the rate of valid tool calls on the real model;
+5. the KV cache across the turns of a chat;
+6. two interleaved 5-step runs on one model, with one KV state per model (before issue #17) and with several.
 Then the routing and prompt-optimiser benches, when present. Numbers are printed, never asserted.
 """
 
@@ -96,6 +98,7 @@ async def real_model_numbers() -> None:
         print("    (target >= 80%)   reproduce: " + CMD)
         await valid_call_rate(agent)
     await chat_cache_share(model)
+    await interleaved_runs()
 
 
 CHAT = (
@@ -121,6 +124,54 @@ async def chat_cache_share(model: object) -> list[float]:
               f" -> {result.output!r}")  # fmt: skip
     print(f"    turns 2 and 3: {shares[1]:.1%} and {shares[2]:.1%} cached (target >= 85%)   reproduce: " + CMD)
     return shares
+
+
+INTERLEAVED = (
+    ("a.txt", "b.txt", "c.txt", "d.txt"),
+    ("w.txt", "x.txt", "y.txt", "z.txt"),
+)
+
+
+async def interleaved_runs() -> dict[str, list[float]]:
+    """[6] Two runs of 5 tool steps on one model at once: they take turns on its lock, as two chat sessions or two
+    team nodes would. Each turn should resume from its own run's prefix. Same runs, one KV state vs several."""
+    from agentcore.models.llamacpp import DEFAULT_KV_CACHE_BYTES
+
+    print("\n[6] two interleaved 5-step runs on one model (turn by turn, sharing its lock):")
+    shares: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as root:
+        for number, name in enumerate(sorted({name for run in INTERLEAVED for name in run})):
+            (Path(root) / name).write_text(str(100 + 37 * number))
+        for label, budget in (("one KV state (before)", 0), ("several KV states", DEFAULT_KV_CACHE_BYTES)):
+            shares[label] = await _interleaved_pair(label, budget, root)
+    print("    target: >= 75% cached for each run with several KV states (about 0 before); reproduce: " + CMD)
+    return shares
+
+
+async def _interleaved_pair(label: str, budget: int, root: str) -> list[float]:
+    from agentcore.models.llamacpp import LlamaCppModel
+    from agentcore.models.registry import DEFAULT_MODEL, pull
+    from agentcore.tools.builtin import builtin_toolset
+
+    model = LlamaCppModel(pull(DEFAULT_MODEL), n_ctx=4096, n_threads=2, kv_cache_bytes=budget)
+    tools = builtin_toolset(["calculator", "files"], workspace=root)
+    tasks = [f"Read {', then '.join(run)}, then add the four numbers with the calculator." for run in INTERLEAVED]
+    started = time.perf_counter()
+    results = await asyncio.gather(*(Agent(model, tools=tools, max_steps=8).run(task) for task in tasks))
+    print(f"  {label}: {time.perf_counter() - started:.0f} s for both runs")
+    for run, result in enumerate(results, start=1):
+        steps = "  ".join(f"{s.usage.cached_tokens}/{s.usage.prompt_tokens}" for s in result.steps)
+        print(f"    run {run}: {result.cache_hit_rate:5.1%} cached over {len(result.steps)} steps"
+              f" (cached/prompt per step: {steps}) -> {result.output!r}")  # fmt: skip
+    kept, stats = model.kv_states, model.kv_stats
+    if len(kept):
+        per_token = kept.nbytes / sum(len(key) for key in kept.saved_tokens()) / 1024
+        restore_ms = 1000 * stats.restore_seconds / max(stats.restores, 1)
+        save_ms = 1000 * stats.save_seconds / max(stats.saves, 1)
+        print(f"    kept {len(kept)} states, {kept.nbytes / 2**20:.1f} MiB ({per_token:.1f} KiB/token);"
+              f" {stats.restores} restores at {restore_ms:.1f} ms each,"
+              f" {stats.saves} saves at {save_ms:.1f} ms each")  # fmt: skip
+    return [result.cache_hit_rate for result in results]
 
 
 async def valid_call_rate(agent: Agent[None, str]) -> None:

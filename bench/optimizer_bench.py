@@ -131,7 +131,7 @@ def replay_steps() -> list[tuple[ToolCall, str]]:
 
 async def replay(model: LlamaCppModel, config: OptimizerConfig | None) -> tuple[Usage, float]:
     prompt = BenchPrompt("replay", REPLAY_TOOLS, REPLAY_TASK, replay_steps())
-    model.load().reset()  # start cold, like a fresh run
+    model.reset_kv()  # start cold, like a fresh run (no saved KV state either)
     usage, started = Usage(), time.perf_counter()
     for k in range(len(prompt.steps) + 1):
         messages = build_messages(prompt, prompt.steps[:k])
@@ -201,7 +201,7 @@ async def live_table(model: LlamaCppModel) -> None:
         "optimiser + trim(keep 1, block 2)": [PromptOptimizer(OptimizerConfig(trim=TrimConfig(keep_last=1, block=2)))],
     }
     for name, policies in configs.items():
-        model.load().reset()
+        model.reset_kv()
         agent: Agent[None, str] = Agent(model, tools=SpecToolset(decoys), policies=policies, max_steps=8)
         started = time.perf_counter()
         try:

@@ -5,6 +5,10 @@
   unparseable tool call cannot be produced.
 - The prompt is rendered append-only by the loop; llama.cpp then reuses the longest common prefix of its KV cache.
   We compute that prefix ourselves to report cached vs evaluated prompt tokens.
+- Several KV states per model (docs/kv-cache.md): conversations that take turns on one model (Tool-Guard's plans
+  and validators, the advisor, two chat sessions) would evict each other's state from the one context. Before a
+  request, the saved state holding the longest prefix of its prompt is restored (the live one saved first), within
+  a memory budget with LRU eviction (`kv_cache_bytes`).
 - Calls run in a worker thread behind a per-model lock, so the event loop never blocks. A cancelled call (its
   awaiting task cancelled, or `interrupt_all()` on Ctrl-C) stops within moments: the prompt is evaluated under
   llama.cpp's abort callback (a long prompt on a busy machine takes seconds: Ctrl-C once waited 9.1 s), and
@@ -26,13 +30,19 @@ from typing import Any
 from agentcore.errors import ContextOverflowError, ModelUnavailableError, UserError
 from agentcore.grammar import schema_to_gbnf
 from agentcore.messages import Message, ModelRequest, ModelResponse, Timings, Usage
+from agentcore.models import kvstate
 from agentcore.models.base import check_real_model_allowed
+from agentcore.models.kvstore import KVStore, common_prefix
 from agentcore.turns import response_from_text, turn_schema
 
 CHATML = (
     "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
+DEFAULT_KV_CACHE_BYTES = 1 << 30  # ~87k tokens of the 0.5B model's KV (12 KiB each): dozens of contexts
+# A saved state is restored only when it holds this many more prompt tokens than the live one: a restore costs
+# milliseconds, evaluating a token about 10 ms on a laptop CPU, so below this the churn is not worth it.
+MIN_RESTORE_GAIN = 16
 _inflight: set[threading.Event] = set()  # the cancel events of running calls, for interrupt_all()
 _inflight_lock = threading.Lock()
 
@@ -61,11 +71,14 @@ class LlamaCppModel:
         n_gpu_layers: int = 0,
         seed: int = 0,
         temperature: float = 0.0,
+        kv_cache_bytes: int = DEFAULT_KV_CACHE_BYTES,
     ) -> None:
         self.path = Path(path)
         if not _is_file(self.path):
             raise UserError(f"no such model file: {self.path}")
         _check_settings(n_ctx=n_ctx, n_threads=n_threads, n_gpu_layers=n_gpu_layers, temperature=temperature)
+        if kv_cache_bytes < 0:
+            raise UserError(f"kv_cache_bytes must be >= 0 (0: keep only the live KV state), got {kv_cache_bytes}")
         self._name = name or self.path.stem
         self.n_ctx = n_ctx
         self.n_threads = n_threads
@@ -75,6 +88,8 @@ class LlamaCppModel:
         self._llm: Any = None
         self._formatter: Any = None
         self._lock = threading.RLock()
+        self._states: KVStore[kvstate.SeqState] = KVStore(kv_cache_bytes)  # saved KV states besides the live one
+        self.kv_stats = kvstate.KVStats()
 
     @property
     def name(self) -> str:
@@ -117,6 +132,18 @@ class LlamaCppModel:
         bos = _token_text(llm, llm.token_bos())
         self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
         return llm
+
+    def reset_kv(self) -> None:
+        """Forget every KV state, live and saved (a benchmark that wants to start cold)."""
+        with self._lock:
+            self._states.clear()
+            if self._llm is not None:
+                self._llm.reset()
+
+    @property
+    def kv_states(self) -> KVStore[kvstate.SeqState]:
+        """The saved KV states (read-only use: their count and bytes)."""
+        return self._states
 
     async def aload(self) -> None:
         await asyncio.to_thread(self.load)
@@ -170,7 +197,7 @@ class LlamaCppModel:
             tokens = self.render(request.messages)
             if len(tokens) + request.max_tokens > self.n_ctx:
                 raise ContextOverflowError(len(tokens), self.n_ctx, request.max_tokens)
-            cached = _cached_prefix(llm, tokens)
+            cached = self._resume(llm, tokens)
             _prefill(llm, tokens, cached, cancelled)
             schema = turn_schema(request) if request.constrain else None
             output = llm.create_completion(
@@ -194,6 +221,34 @@ class LlamaCppModel:
             calls=1,
         )
         return response_from_text(text, request, usage=usage, timings=Timings(total_seconds=total))
+
+    def _resume(self, llm: Any, tokens: list[int]) -> int:
+        """Put the KV state holding the longest prefix of `tokens` in the context; returns how many prompt tokens
+        it serves (llama.cpp always re-evaluates at least the last one)."""
+        live = _cached_prefix(llm, tokens)
+        match = self._states.best(tokens)
+        switch = match is not None and match.prefix >= live + MIN_RESTORE_GAIN
+        if switch or llm.n_tokens - live >= MIN_RESTORE_GAIN:
+            self._save_live(llm)  # this request overwrites it; another conversation may come back to it
+        if match is None or not switch:
+            return live
+        self._states.touch(match.tokens)
+        started = time.perf_counter()
+        restored = kvstate.restore(llm, match.tokens, match.state)
+        self.kv_stats.restores += 1
+        self.kv_stats.restore_seconds += time.perf_counter() - started
+        # llama.cpp refused the state: evaluate the whole prompt
+        return min(match.prefix, len(tokens) - 1) if restored else 0
+
+    def _save_live(self, llm: Any) -> None:
+        if self._states.budget == 0:
+            return
+        started = time.perf_counter()
+        snapshot = kvstate.save(llm)
+        self.kv_stats.saves += 1
+        self.kv_stats.save_seconds += time.perf_counter() - started
+        if snapshot is not None:
+            self._states.put(kvstate.held_tokens(llm), snapshot)  # may evict a match; its caller holds the state
 
 
 def _is_file(path: Path) -> bool:
@@ -251,13 +306,8 @@ def _starts_with_bos(llm: Any, prompt: str) -> bool:
 
 def _cached_prefix(llm: Any, tokens: list[int]) -> int:
     """How many prompt tokens llama.cpp will take from its KV cache (it always re-evaluates at least one)."""
-    held = llm._input_ids[: llm.n_tokens]  # the tokens whose KV state the context holds now
-    prefix = 0
-    for a, b in zip(held, tokens, strict=False):
-        if a != b:
-            break
-        prefix += 1
-    return min(prefix, len(tokens) - 1)
+    held = llm._input_ids[: llm.n_tokens].tolist()  # the tokens whose KV state the context holds now
+    return min(common_prefix(held, tokens), len(tokens) - 1)
 
 
 @lru_cache(maxsize=64)
