@@ -69,10 +69,10 @@ def _bound(schema: dict[str, Any], key: str, exclusive: str, default: float) -> 
             raise UserError(f"{key}/{exclusive} must be numbers, got {value!r:.80}")
         if value == -default:  # a lower bound of +inf (an upper one of -inf) admits nothing
             raise UserError(f"{key}={value} admits no number")
-    values = [v for v in values if math.isfinite(v)]  # -inf as a minimum is no bound at all
-    if not values:
+    finite = [float(v) for v in values if math.isfinite(v)]  # -inf as a minimum is no bound at all
+    if not finite:
         return default
-    return max(values) if default < 0 else min(values)
+    return max(finite) if default < 0 else min(finite)
 
 
 def _ceil(value: float, schema: dict[str, Any], key: str) -> int:
