@@ -1,6 +1,7 @@
 """EvolveR's experience base: principles distilled from past runs, their scores, and the runs (trajectories) that
-feed them. One SQLite file holds principles, their vectors and the trajectories, so a reflect step commits its
-principles and marks its trajectory done in one transaction.
+feed them. One SQLite file holds principles, their vectors and the trajectories (and XSkill's experiences and
+skills, `agentcore.memory.xskill`), so a reflect step commits its principles and marks its trajectory done in
+one transaction.
 
 score = (success + 1) / (usage + 2). Retrieval ranks active principles by cosine and score.
 """
@@ -33,8 +34,14 @@ CREATE TABLE IF NOT EXISTS principles (
 CREATE TABLE IF NOT EXISTS trajectories (
   id TEXT PRIMARY KEY, task TEXT NOT NULL, answer TEXT NOT NULL, steps TEXT NOT NULL, retrieved TEXT NOT NULL,
   outcome INTEGER, source TEXT NOT NULL DEFAULT '', trusted INTEGER NOT NULL, untrusted_texts TEXT NOT NULL,
-  reflected INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL);
+  reflected INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL, family TEXT NOT NULL DEFAULT '',
+  accumulated INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS pending ON trajectories (reflected, outcome);
+CREATE TABLE IF NOT EXISTS xs_experiences (
+  n INTEGER PRIMARY KEY, text TEXT NOT NULL, uses INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL,
+  vector BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS xs_skills (family TEXT PRIMARY KEY, doc TEXT NOT NULL, version INTEGER NOT NULL,
+  vector BLOB NOT NULL);
 """
 
 
@@ -79,6 +86,7 @@ class Trajectory:
     trusted: bool = True
     untrusted_texts: tuple[str, ...] = field(default=(), repr=False)  # tool results a lesson must not echo
     reflected: bool = False
+    family: str = ""  # the task family (XSkill critiques runs of one family together)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,11 +245,11 @@ class PrincipleBank:
     def record(self, t: Trajectory) -> None:
         row = (t.id, t.task, t.answer, json.dumps(list(t.steps)), json.dumps(list(t.retrieved)),
                None if t.outcome is None else int(t.outcome), t.source, int(t.trusted),
-               json.dumps(list(t.untrusted_texts)), time.time())  # fmt: skip
+               json.dumps(list(t.untrusted_texts)), time.time(), t.family)  # fmt: skip
         self.db.write(
             lambda c: c.execute(
                 "INSERT OR REPLACE INTO trajectories (id, task, answer, steps, retrieved, outcome, source, trusted, "
-                "untrusted_texts, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "untrusted_texts, created, family) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
         )
@@ -288,7 +296,7 @@ def new_id() -> str:
 
 
 _P = "id, type, description, triplets, usage, success, good, bad, active, why"
-_T = "id, task, answer, steps, retrieved, outcome, source, trusted, untrusted_texts, reflected"
+_T = "id, task, answer, steps, retrieved, outcome, source, trusted, untrusted_texts, reflected, family"
 
 
 def _principle(row: tuple[Any, ...]) -> Principle:
@@ -300,8 +308,9 @@ def _principle(row: tuple[Any, ...]) -> Principle:
 
 
 def _trajectory(row: tuple[Any, ...]) -> Trajectory:
-    tid, task, answer, steps, retrieved, outcome, source, trusted, texts, reflected = row
+    tid, task, answer, steps, retrieved, outcome, source, trusted, texts, reflected, family = row
     return Trajectory(
         tid, task, answer, tuple(json.loads(steps)), tuple(json.loads(retrieved)),
         None if outcome is None else bool(outcome), source, bool(trusted), tuple(json.loads(texts)), bool(reflected),
+        family,
     )  # fmt: skip

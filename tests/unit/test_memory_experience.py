@@ -251,7 +251,7 @@ KILLER = textwrap.dedent(
     class Embed:
         name = "e"
         def embed(self, texts):
-            return [[1.0 if i == hash(t) % 8 else 0.0 for i in range(8)] for t in texts]
+            return [[1.0 if i == int(t.split()[-1]) % 8 else 0.0 for i in range(8)] for t in texts]  # "lesson N"
 
     bank = PrincipleBank(sys.argv[1], embedder=Embed())
     asyncio.run(Reflector(bank, Slow()).reflect())
