@@ -275,3 +275,20 @@ def test_sigkill_during_reflect_loses_only_the_batch_in_progress(tmp_path: Path)
     assert after.db.read(lambda c: c.execute("PRAGMA integrity_check").fetchone()[0]) == "ok"
     assert len(after.all()) == 2  # the two finished trajectories
     assert [t.id for t in after.pending()] == ["r2", "r3", "r4"]  # the rest, whole, for the next reflect
+
+
+async def test_ready_made_verifiers(tmp_path: Path) -> None:
+    from agentcore.memory.verifiers import JUDGE_SCHEMA, check, model_judge
+
+    bank = bank_with(tmp_path, {})
+    judge = ScriptedModel([json.dumps({"correct": False}), "not json"])
+    memory = Memory(experience=bank, verifier=model_judge(judge))
+    first = await Agent(ScriptedModel(["14"]), memory=memory).run("How many legs does a spider have?")
+    second = await Agent(ScriptedModel(["8"]), memory=memory).run("How many legs does a spider have?")
+    assert judge.requests[0].output_schema == JUDGE_SCHEMA
+    assert "Final answer: 14" in judge.requests[0].messages[1].content
+    assert bank.trajectory(first.run_id).outcome is False  # type: ignore[union-attr]
+    assert bank.trajectory(second.run_id).outcome is None  # type: ignore[union-attr]  # unparsable: unknown
+    memory.verifier = check(lambda output: output == "8")
+    third = await Agent(ScriptedModel(["8"]), memory=memory).run("How many legs does a spider have?")
+    assert bank.trajectory(third.run_id).outcome is True  # type: ignore[union-attr]
