@@ -43,8 +43,8 @@ class AngleEmbedder:
         return out
 
 
-def lesson(text: str) -> str:
-    return json.dumps({"principle": text, "triplets": [["miles", "unit", "mi"]]})
+def lesson(text: str, when: str = "") -> str:
+    return json.dumps({"when": when, "do": text, "triplets": [["miles", "unit", "mi"]]})
 
 
 def bank_with(tmp_path: Path, angles: dict[str, float]) -> PrincipleBank:
@@ -246,7 +246,7 @@ KILLER = textwrap.dedent(
             if self.n == 3:
                 print("third", flush=True)
                 await asyncio.sleep(60)  # killed here, in the middle of the batch
-            return ModelResponse(content=json.dumps({"principle": f"lesson {self.n}", "triplets": []}))
+            return ModelResponse(content=json.dumps({"when": "", "do": f"lesson {self.n}", "triplets": []}))
 
     class Embed:
         name = "e"
@@ -292,3 +292,13 @@ async def test_ready_made_verifiers(tmp_path: Path) -> None:
     memory.verifier = check(lambda output: output == "8")
     third = await Agent(ScriptedModel(["8"]), memory=memory).run("How many legs does a spider have?")
     assert bank.trajectory(third.run_id).outcome is True  # type: ignore[union-attr]
+
+
+def test_compose_makes_one_when_sentence() -> None:
+    from agentcore.memory.reflect import compose
+
+    assert compose("a task converts km to miles.", "Call unit_convert with to_unit mi") == (
+        "When a task converts km to miles, call unit_convert with to_unit mi."
+    )
+    assert compose("When asked a fact", "answer directly.") == "When asked a fact, answer directly."
+    assert compose("", "Use mi.") == "Use mi." and compose("x", "") == ""
