@@ -197,9 +197,13 @@ class PrincipleBank:
         matrix, ids, scores = self._active_matrix()
         if not ids or k < 1:
             return []
-        similarity = matrix @ vector
+        # einsum, not `@`: a matrix-vector product through OpenBLAS starts its thread pool, which on a busy 2-core
+        # machine took 31 ms for 10,000 x 384 against 8 ms for einsum's single-threaded loop (bench.memory_bench).
+        similarity = np.einsum("ij,j->i", matrix, vector)
         rank = similarity + score_weight * (scores - 0.5)
-        order = np.argsort(-rank)[: k * 3]
+        top = min(k * 3, len(ids))
+        head = np.argpartition(-rank, top - 1)[:top]  # O(n), then sort only the few
+        order = head[np.argsort(-rank[head])]
         picked = [i for i in order if similarity[i] >= min_similarity][:k]
         found = {p.id: p for p in self._fetch([ids[i] for i in picked])}
         return [Hit(found[ids[i]], float(similarity[i]), float(rank[i])) for i in picked if ids[i] in found]
@@ -212,7 +216,7 @@ class PrincipleBank:
         if not rows:
             return []
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-        similarity = matrix @ np.asarray(vector, dtype=np.float32)
+        similarity = np.einsum("ij,j->i", matrix, np.asarray(vector, dtype=np.float32))
         order = np.argsort(-similarity)[:k]
         found = {p.id: p for p in self._fetch([rows[i][0] for i in order])}
         return [Hit(found[rows[i][0]], float(similarity[i]), float(similarity[i])) for i in order]
