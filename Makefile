@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test test-unit lint bench bench-compare bench-peers bench-security clean interop
+.PHONY: setup demo test test-unit lint bench bench-compare bench-peers bench-security bench-learning clean interop
 
 setup:
 	@./scripts/setup.sh
@@ -28,6 +28,7 @@ bench: setup
 	$(BIN)/python -m bench.routing_bench
 	$(BIN)/python -m bench.optimizer_bench
 	$(BIN)/python -m bench.teams_bench
+	$(BIN)/python -m bench.memory_bench
 
 bench-compare: setup bench-peers
 	$(BIN)/python -m bench.harness $(ARGS)
@@ -39,6 +40,10 @@ bench-peers: setup
 bench-security: setup
 	./scripts/setup_agentdojo.sh
 	bench/peers/.venv-agentdojo/bin/python -m bench.security.run $(ARGS)
+
+# Learning gain of experience memory (train with memory writing, reflect, test read-only): see docs/memory.md.
+bench-learning: setup
+	$(BIN)/python -m bench.learning $(ARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache

@@ -9,6 +9,7 @@ from agentcore.errors import UserError
 from agentcore.messages import (
     CallPart,
     FinalPart,
+    MemoryItem,
     Message,
     NoticePart,
     ObservationPart,
@@ -62,7 +63,12 @@ def _part(data: dict[str, Any]) -> Part:
     kind = _PARTS[data["kind"]]
     if kind is SystemPart:
         sections = tuple(
-            Section(s["kind"], s.get("text", ""), tuple(ToolSpec(**t) for t in s.get("tools", ())))
+            Section(
+                s["kind"],
+                s.get("text", ""),
+                tuple(ToolSpec(**t) for t in s.get("tools", ())),
+                tuple(MemoryItem(**i) for i in s.get("items", ())),
+            )
             for s in fields["sections"]
         )
         return SystemPart(sections)

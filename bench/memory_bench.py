@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import shutil
 import statistics
 import tempfile
 import time
@@ -107,6 +108,8 @@ def main() -> int:
         return times
 
     recall = asyncio.run(facts())
+    store.close()
+    shutil.rmtree(root, ignore_errors=True)
     print("command: python -m bench.memory_bench " + " ".join(f"--{k} {v}" for k, v in vars(args).items()))
     print(f"principles stored: {args.principles} (one transaction, {fill_s:.2f}s)")
     print(f"experience store footprint: {size / 1e6:.1f} MB ({size / args.principles:.0f} bytes per principle)")

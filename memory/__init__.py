@@ -23,6 +23,7 @@ _EXPORTS = {
     "Trajectory": "agentcore.memory.principles",
     "Reflector": "agentcore.memory.reflect",
     "ReflectReport": "agentcore.memory.reflect",
+    "XSkill": "agentcore.memory.xskill",
 }
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from agentcore.memory.reflect import Reflector, ReflectReport
     from agentcore.memory.sqlite_store import SQLiteStore
     from agentcore.memory.vector_store import ChromaStore
+    from agentcore.memory.xskill import XSkill
 
 
 def __getattr__(name: str) -> Any:
@@ -59,4 +61,5 @@ __all__ = [
     "Reflector",
     "SQLiteStore",
     "Trajectory",
+    "XSkill",
 ]

@@ -1,8 +1,9 @@
 """`agentcore memory ...`: inspect and edit a memory directory (long-term facts and EvolveR experience).
 
-stats | list | show ID | search TEXT | remember TEXT | reflect | prune | forget ID | promote ID | export | import |
-feedback RUN_ID good|bad. Readable text by default, `--json` for scripts. The directory is `--dir`, else
-$AGENTCORE_MEMORY_DIR, else the agentcore cache folder's `memory/`. Reading commands never create a store.
+stats | list [principles|facts|runs|experiences|skills] | show ID | search TEXT | remember TEXT | reflect |
+accumulate | prune | forget ID | promote ID | export | import | feedback RUN_ID good|bad. Readable text by
+default, `--json` for scripts. The directory is `--dir`, else $AGENTCORE_MEMORY_DIR, else the agentcore cache
+folder's `memory/`. Reading commands never create a store.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ def add_memory_parser(sub: Any) -> None:
     actions = memory.add_subparsers(dest="action", required=True)
     actions.add_parser("stats", help="how much is stored")
     listing = actions.add_parser("list", help="principles, facts or runs")
-    listing.add_argument("what", nargs="?", choices=["principles", "facts", "runs"], default="principles")
+    listing.add_argument(
+        "what", nargs="?", choices=["principles", "facts", "runs", "experiences", "skills"], default="principles"
+    )
     listing.add_argument("--limit", type=int, default=50)
     for name in ("show", "forget", "promote"):
         actions.add_parser(name).add_argument("id")
@@ -48,6 +51,8 @@ def add_memory_parser(sub: Any) -> None:
     reflect = actions.add_parser("reflect", help="distil, dedupe, score and prune (runs the model)")
     reflect.add_argument("--model", default=None, help="registry name, .gguf path or URL (default model)")
     reflect.add_argument("--limit", type=int, default=None, help="at most this many runs")
+    accumulate = actions.add_parser("accumulate", help="XSkill: critique runs into tips and skills (runs the model)")
+    accumulate.add_argument("--model", default=None, help="registry name, .gguf path or URL (default model)")
     actions.add_parser("prune").add_argument("--below", type=float, default=0.3)
     actions.add_parser("export").add_argument("file", nargs="?", default="-")
     actions.add_parser("import").add_argument("file")
@@ -106,6 +111,15 @@ async def _list(stores: Stores, args: argparse.Namespace) -> Result:
         records = await stores.long_term().list(limit=args.limit)
         return [asdict(r) for r in records], "\n".join(f"{r.id}  {r.kind:8} {_one_line(r.text)}" for r in records)
     bank = stores.bank()
+    if args.what in ("experiences", "skills"):
+        from agentcore.memory.xskill import XSkill
+
+        xs = XSkill(bank)
+        if args.what == "skills":
+            skills = xs.skills()
+            return [asdict(k) for k in skills], "\n".join(k.render() for k in skills) or "(none)"
+        tips = xs.experiences()[: args.limit]
+        return [asdict(e) for e in tips], "\n".join(f"{e.id}  {_one_line(e.text)}" for e in tips) or "(none)"
     if args.what == "runs":
         rows = bank.db.read(lambda c: c.execute(
             "SELECT id, outcome, reflected, task FROM trajectories ORDER BY created DESC LIMIT ?", (args.limit,)
@@ -165,6 +179,20 @@ async def _reflect(stores: Stores, args: argparse.Namespace) -> Result:
     return data, text
 
 
+async def _accumulate(stores: Stores, args: argparse.Namespace) -> Result:
+    from agentcore.memory.xskill import XSkill
+    from agentcore.models.loader import load_model_async
+
+    model = await load_model_async(args.model, progress=lambda line: print(line, file=sys.stderr))
+    report = await XSkill(stores.bank()).accumulate(model)
+    text = (
+        f"{report.runs} runs in {report.families} families, {report.seconds:.1f}s ({report.model_calls} model calls): "
+        f"{len(report.added)} added, {len(report.modified)} modified, {len(report.merged)} merged, "
+        f"{report.dropped} dropped; skills: {', '.join(report.skills) or 'none'}"
+    )
+    return report.to_dict(), text
+
+
 async def _prune(stores: Stores, args: argparse.Namespace) -> Result:
     gone = stores.bank().prune(args.below)
     return {"pruned": gone}, f"pruned {len(gone)}: {' '.join(gone)}".strip()
@@ -211,7 +239,8 @@ async def _import(stores: Stores, args: argparse.Namespace) -> Result:
 
 HANDLERS = {
     "stats": _stats, "list": _list, "show": _show, "search": _search, "remember": _remember,
-    "reflect": _reflect, "prune": _prune, "forget": _forget, "promote": _promote, "feedback": _feedback,
+    "reflect": _reflect, "accumulate": _accumulate, "prune": _prune, "forget": _forget, "promote": _promote,
+    "feedback": _feedback,
     "export": _export, "import": _import,
 }  # fmt: skip
 

@@ -22,6 +22,7 @@ from agentcore.messages import MemoryItem
 
 if TYPE_CHECKING:
     from agentcore.memory.reflect import ReflectReport
+    from agentcore.memory.xskill import AccumulateReport, XSkill
     from agentcore.messages import Model
     from agentcore.result import RunResult
     from agentcore.tools.function import Tool
@@ -38,6 +39,8 @@ class Memory:
     - `remember_exchanges`: store each successful run's task and answer in the long-term store.
     - `learn`: record runs as experience; `verifier(result)` gives their outcome.
     - `reflect_every`: reflect after every N recorded runs with a known outcome, using the run's model.
+    - `evolver`: inject EvolveR principles; `xskill`: an `XSkill` over the same experience file (experiences and
+      skills injected too; `accumulate` learns them); `family`: the task family recorded with each run.
     """
 
     def __init__(
@@ -53,6 +56,9 @@ class Memory:
         verifier: Verifier | None = None,
         reflect_every: int | None = None,
         tool: bool = False,
+        evolver: bool = True,
+        xskill: XSkill | None = None,
+        family: str = "",
     ) -> None:
         if reflect_every is not None and reflect_every < 1:
             raise UserError(f"reflect_every must be at least 1 or None, got {reflect_every}")
@@ -60,6 +66,7 @@ class Memory:
         self.recall_k, self.lessons_k = recall_k, lessons_k
         self.remember_exchanges, self.learn, self.verifier = remember_exchanges, learn, verifier
         self.reflect_every, self.offers_tool = reflect_every, tool
+        self.evolver, self.xskill, self.family = evolver, xskill, family  # family: recorded with each run (XSkill)
         self._policy = MemoryPolicy(self)
         self._since_reflect = 0
         self._reflecting = asyncio.Lock()
@@ -99,18 +106,24 @@ class Memory:
 
     # -- reading ---------------------------------------------------------------------------------------------
 
-    async def recall(self, task: str) -> tuple[tuple[MemoryItem, ...], tuple[str, ...]]:
-        """Facts and lessons for `task`, and the ids of the principles among them."""
+    async def recall(self, task: str, model: Model | None = None) -> tuple[tuple[MemoryItem, ...], tuple[str, ...]]:
+        """Facts and lessons for `task`, and the ids of the principles, experiences and skill among them.
+        `model` rewrites XSkill's tips for the task when the XSkill stream has `adapt=True`."""
         facts: dict[str, MemoryItem] = {}
         for store in (self.long_term, self.vectors):
             if store is not None and self.recall_k > 0:
                 for record in await store.search(task, self.recall_k):
                     facts.setdefault(" ".join(record.text.split()), MemoryItem("fact", record.text, record.id))
         lessons: list[MemoryItem] = []
-        if self.experience is not None and self.lessons_k > 0:
+        if self.experience is not None and self.evolver and self.lessons_k > 0:
             hits = await asyncio.to_thread(self.experience.search, task, self.lessons_k)
             lessons = [MemoryItem(h.principle.type, h.principle.description, h.principle.id) for h in hits]
-        return (*facts.values(), *lessons), tuple(item.ref for item in lessons)
+        tips: list[MemoryItem] = []
+        if self.xskill is not None:
+            tips = await asyncio.to_thread(self.xskill.recall, task)
+            if self.xskill.adapt and model is not None and tips:
+                tips = await self.xskill.adapted(model, task, tips)
+        return (*facts.values(), *lessons, *tips), tuple(item.ref for item in (*lessons, *tips) if item.ref)
 
     async def search(self, query: str, k: int = 5) -> list[MemoryRecord]:
         """Facts from every store, best first per store."""
@@ -140,7 +153,8 @@ class Memory:
                     await store.add(text, kind="exchange", metadata={"run_id": result.run_id})
         if self.experience is not None:
             outcome = await self._verdict(result)
-            await asyncio.to_thread(self.experience.record, _trajectory(ctx, result, retrieved, tool_texts, outcome))
+            trajectory = _trajectory(ctx, result, retrieved, tool_texts, outcome, family=self.family)
+            await asyncio.to_thread(self.experience.record, trajectory)
             await self._maybe_reflect(ctx, outcome)
 
     async def _verdict(self, result: RunResult[Any]) -> bool | None:
@@ -165,6 +179,13 @@ class Memory:
         if self.experience is None:
             raise UserError("this Memory has no experience store to give feedback to")
         return self.experience.feedback(run_id, good)
+
+    async def accumulate(self, model: Model) -> AccumulateReport:
+        """XSkill's accumulation over the runs recorded since the last one (see `agentcore.memory.xskill`)."""
+        if self.xskill is None:
+            raise UserError("this Memory has no XSkill stream (Memory(xskill=XSkill(bank)))")
+        async with self._reflecting:
+            return await self.xskill.accumulate(model)
 
     async def reflect(self, model: Model, *, limit: int | None = None) -> ReflectReport:
         """EvolveR's offline step over the runs recorded since the last one (see `agentcore.memory.reflect`)."""
@@ -199,7 +220,7 @@ class Memory:
 
 
 def _trajectory(ctx: RunContext[Any], result: RunResult[Any], retrieved: tuple[str, ...], tool_texts: tuple[str, ...],
-                outcome: bool | None) -> Trajectory:  # fmt: skip
+                outcome: bool | None, *, family: str) -> Trajectory:  # fmt: skip
     steps = tuple(
         f"{s.call.signature()} -> {'error: ' if s.tool_error else ''}{(s.result or '')[:80]}"
         for s in result.steps
@@ -208,7 +229,7 @@ def _trajectory(ctx: RunContext[Any], result: RunResult[Any], retrieved: tuple[s
     return Trajectory(
         id=result.run_id, task=result.task, answer=str(result.output if result.ok else result.error or "")[:300],
         steps=steps, retrieved=retrieved, outcome=outcome, source="verifier" if outcome is not None else "",
-        trusted=result.status != "blocked" and not _quarantined(ctx.trace), untrusted_texts=tool_texts,
+        trusted=result.status != "blocked" and not _quarantined(ctx.trace), untrusted_texts=tool_texts, family=family,
     )  # fmt: skip
 
 

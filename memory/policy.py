@@ -37,7 +37,7 @@ class MemoryPolicy(Policy):
         self._runs: dict[str, _RunMemo] = {}
 
     async def on_run_start(self, ctx: RunContext[Any]) -> None:
-        items, retrieved = await self.memory.recall(ctx.task)
+        items, retrieved = await self.memory.recall(ctx.task, ctx.metadata.get("model"))
         self._runs[ctx.run_id] = _RunMemo(items, retrieved)
         if items:
             ctx.record(self.name, recalled=[i.ref for i in items])

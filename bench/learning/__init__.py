@@ -10,6 +10,7 @@ Systems:
   confirmed success merges into it).
 - `evolver-failures`: the same bank, with the cautionary lessons of trusted failed runs (no block, no quarantined
   or echoed tool text) made active: what the strict rule costs.
+- `xskill`: XSkill experiences and skills (its own bank), accumulated after the train runs, no adapt stage.
 
 Prints a table and, with `--out-dir DIR`, writes `DIR/learning.json` as {"systems": {NAME: {"test_success": ...}}}.
 The shipped split (bench/learning/train.jsonl, test.jsonl) shares no task; the test split was never used to tune.
@@ -34,7 +35,7 @@ from bench.suite import Task, load_task_file
 from bench.systems.common import warm_up
 
 HERE = Path(__file__).resolve().parent
-SYSTEMS = ("none", "evolver", "evolver-failures")
+SYSTEMS = ("none", "evolver", "xskill", "evolver-failures")
 
 
 @dataclass(slots=True)
@@ -54,6 +55,7 @@ async def run_task(model: Any, task: Task, memory: Any, max_steps: int) -> Outco
 
     if memory is not None:
         memory.verifier = lambda result: checks.passes(task.check, result.output)
+        memory.family = task.family
     agent: Agent[None, str] = Agent(model, tools=toolbox.agent_tools(task.tools), max_steps=max_steps, memory=memory)
     started = time.perf_counter()
     try:
@@ -112,6 +114,32 @@ async def learn(model: Any, train: Sequence[Task], root: Path, max_steps: int) -
     }  # fmt: skip
 
 
+async def learn_xskill(model: Any, train: Sequence[Task], root: Path, max_steps: int) -> dict[str, Any]:
+    """XSkill's train phase: runs with memory writing, then one accumulation."""
+    from agentcore.memory import Memory, PrincipleBank, XSkill
+
+    bank = PrincipleBank(root / "xskill.db")
+    memory = Memory(experience=bank, evolver=False, xskill=XSkill(bank), remember_exchanges=False)
+    trained = await run_tasks(model, train, memory, max_steps, "train-xskill")
+    report = await memory.accumulate(model)
+    per = max(report.runs, 1)
+    print(f"  [accumulate] {report.runs} runs, {report.model_calls} calls, {report.seconds:.1f}s: "
+          f"{len(report.added)} added, {len(report.modified)} modified, {len(report.merged)} merged, "
+          f"{report.dropped} dropped, skills {report.skills}", file=sys.stderr)  # fmt: skip
+    xs = XSkill(bank)
+    for e in xs.experiences():
+        print(f"    {e.id} {e.text}", file=sys.stderr)
+    for skill in xs.skills():
+        print(f"    skill {skill.render()}", file=sys.stderr)
+    bank.close()
+    return {
+        "train_success": _rate(trained),
+        "reflect": {**report.to_dict(), "calls_per_trajectory": round(report.model_calls / per, 2),
+                    "seconds_per_trajectory": round(report.seconds / per, 2)},
+        "store_bytes": (root / "xskill.db").stat().st_size,
+    }  # fmt: skip
+
+
 def open_failures(source: Path, target: Path) -> int:
     """A copy of the bank with trusted failures' cautionary lessons made active; returns how many."""
     from agentcore.memory import PrincipleBank
@@ -145,6 +173,15 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         if name == "none":
             systems[name] = summary(await run_tasks(model, test, None, args.max_steps, name))
             continue
+        if name == "xskill":
+            from agentcore.memory import XSkill
+
+            trained = await learn_xskill(model, train, root, args.max_steps)
+            bank = PrincipleBank(root / "xskill.db")
+            memory = Memory(experience=bank, evolver=False, xskill=XSkill(bank), learn=False)
+            tested = summary(await run_tasks(model, test, memory, args.max_steps, name))
+            systems[name] = {**tested, **trained, "active_principles": len(XSkill(bank).experiences())}
+            continue
         if learnt is None:
             learnt = await learn(model, train, root, args.max_steps)
         path = root / "experience.db"
@@ -164,7 +201,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 def table(data: dict[str, Any]) -> str:
     systems = data["systems"]
     families = sorted({f for s in systems.values() for f in s["families"]})
-    head = ["system", "test success", *families, "train success", "reflect calls/run", "reflect s/run", "active"]
+    head = ["system", "test success", *families, "train success", "learn calls/run", "learn s/run", "entries"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, s in systems.items():
         reflect = s.get("reflect", {})
@@ -180,7 +217,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.learning", description=__doc__.split("\n")[0])
     parser.add_argument("--train", type=Path, default=HERE / "train.jsonl")
     parser.add_argument("--test", type=Path, default=HERE / "test.jsonl")
-    parser.add_argument("--systems", default=",".join(SYSTEMS[:2]), help=f"comma-separated: {', '.join(SYSTEMS)}")
+    parser.add_argument("--systems", default=",".join(SYSTEMS[:3]), help=f"comma-separated: {', '.join(SYSTEMS)}")
     parser.add_argument("--out-dir", type=Path, default=None)
     parser.add_argument("--max-steps", type=int, default=6)
     parser.add_argument("--threads", type=int, default=2)

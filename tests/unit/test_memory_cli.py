@@ -99,3 +99,14 @@ def test_missing_and_corrupt_stores_are_one_line_errors(tmp_path: Path, capsys: 
     code, _, err = cli(capsys, "--dir", str(tmp_path), "list")
     assert code == 1 and "experience.db" in err and "left untouched" in err
     assert (tmp_path / "experience.db").read_bytes() == b"garbage" * 500
+
+
+def test_list_experiences_and_skills(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agentcore.memory import XSkill
+
+    bank = PrincipleBank(tmp_path / "experience.db")
+    xs = XSkill(bank)
+    xs._insert("When a task says miles, use mi.", bank.vector("When a task says miles, use mi."))
+    code, out, _ = cli(capsys, "--dir", str(tmp_path), "list", "experiences")
+    assert code == 0 and out.strip() == "E1  When a task says miles, use mi."
+    assert cli(capsys, "--dir", str(tmp_path), "list", "skills")[1].strip() == "(none)"

@@ -133,3 +133,12 @@ def test_importing_memory_loads_no_heavy_library() -> None:
     code = "import sys, agentcore.memory; print(any(m in sys.modules for m in ('chromadb', 'onnxruntime', 'numpy')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_memory_section_survives_the_message_codec() -> None:
+    from agentcore.codec import message_from_dict, message_to_dict
+
+    section = Section("memory", items=(MemoryItem("guiding", "Use mi for miles", "P1"),))
+    message = prompting.system_message("Be brief.", (), [section])
+    back = message_from_dict(message_to_dict(message))
+    assert back.part == message.part and back.content == message.content
