@@ -1,15 +1,16 @@
 """Side-by-side benchmark: agentcore against a hand-written minimal loop (and peers), same model and settings.
 
-    python -m bench.harness [--quick] [--systems agentcore,raw,...] [--model PATH] [--families F,G]
-                            [--split dev|test] [TASKFILES...]
+    python -m bench.harness [--quick] [--systems agentcore,raw,...] [--model PATH]
+                            [--families F,G] [--split dev|test] [TASKFILES...]
 
 Task files default to bench/tasks/*.jsonl (format: bench/suite.py). `--families` keeps the tasks of the named
-families (`--families single,chain,direct,distractor` is the original 48-task suite); `--split` keeps one split
-of the families that have dev and test halves (tasks without a split belong to both). `--quick` then takes 10
-tasks spread over the families. Every system runs in its own subprocess (bench/systems/worker.py) on the same GGUF, n_ctx, threads and
-greedy decoding; the results go to bench/results/NAME.{md,png,json} with the command, model, git revision and
-machine facts. The systems are interleaved task by task, so a machine whose load drifts slows them alike; the
-report still records the load average seen by each system, and CPU seconds per task beside wall time.
+families (`--families single,chain,direct,distractor` is the original 48-task suite); `--split` keeps one split of
+the families that have dev and test halves (tasks without a split belong to both). `--quick` then takes 10 tasks
+spread over the families. Every system runs in its own subprocess (bench/systems/worker.py) on the same GGUF,
+n_ctx, threads and greedy decoding; the results go to bench/results/NAME.{md,png,json} with the command, model,
+git revision and machine facts. The systems are interleaved task by task, so a machine whose load drifts slows
+them alike; the report still records the load average seen by each system, and CPU seconds per task beside wall
+time.
 
 Systems (bench/systems/): agentcore (in-process), agentcore-http (through llama-cpp-python's server), raw (the
 limit: a minimal hand-written loop), smolagents (a peer; install it first, see peer_smolagents.py), oracle
@@ -81,7 +82,8 @@ def select(tasks: Sequence[Task], families: str | None, split: str | None) -> li
         known = families_of(tasks)
         unknown = [f for f in wanted if f not in known]
         if unknown or not wanted:
-            raise TaskFileError(f"unknown famil(ies) {', '.join(unknown) or '(none)'}; the tasks have {', '.join(known)}")
+            named = ", ".join(unknown) or "(none)"
+            raise TaskFileError(f"unknown famil(ies) {named}; the tasks have {', '.join(known)}")
         chosen = [t for t in chosen if t.family in wanted]
     chosen = [t for t in chosen if t.in_split(split)]
     if not chosen:
@@ -206,9 +208,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     tasks = quick_select(tasks, QUICK_TASKS) if args.quick else tasks
     settings = Settings(str(resolve_model(args.model)), n_ctx=args.n_ctx, n_threads=args.threads, timeout=args.timeout)
     print(f"== {len(tasks)} tasks on {', '.join(systems)}", file=sys.stderr, flush=True)
+    revision = _git_revision()  # of the code that runs, before a long run gives the tree time to change
     reports = run_systems(systems, tasks, settings)
     shown = {**settings.to_json(), "model_path": settings.model_path.replace(str(Path.home()), "~")}  # no home paths
-    stamp = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "revision": _git_revision()}  # kept for --render
+    stamp = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "revision": revision}  # kept for --render
     data = {"argv": argv, **stamp, "settings": shown, "tasks": [t.to_json() for t in tasks], "reports": reports}
     md = write_results(args.out_dir / (args.name or ("quick" if args.quick else "full")), data)
     print(md.read_text(encoding="utf-8").split("## Per task")[0])

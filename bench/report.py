@@ -191,7 +191,7 @@ def failures(tasks: Sequence[Task], runs: Sequence[SystemRun], limit: int = 400)
 
 
 def _score(results: Sequence[TaskResult]) -> str:
-    """"75% (6/8)" or "–" for none."""
+    """Success as "75% (6/8)", or "–" for no results."""
     if not results:
         return "–"
     solved = sum(r.ok for r in results)
