@@ -1,12 +1,16 @@
 """Side-by-side benchmark: agentcore against a hand-written minimal loop (and peers), same model and settings.
 
-    python -m bench.harness [--quick] [--systems agentcore,raw,...] [--model PATH] [TASKFILES...]
+    python -m bench.harness [--quick] [--systems agentcore,raw,...] [--model PATH]
+                            [--families F,G] [--split dev|test] [TASKFILES...]
 
-Task files default to bench/tasks/*.jsonl (format: bench/suite.py). `--quick` takes 10 tasks spread over the
-families. Every system runs in its own subprocess (bench/systems/worker.py) on the same GGUF, n_ctx, threads and
-greedy decoding; the results go to bench/results/NAME.{md,png,json} with the command, model, git revision and
-machine facts. The systems are interleaved task by task, so a machine whose load drifts slows them alike; the
-report still records the load average seen by each system, and CPU seconds per task beside wall time.
+Task files default to bench/tasks/*.jsonl (format: bench/suite.py). `--families` keeps the tasks of the named
+families (`--families single,chain,direct,distractor` is the original 48-task suite); `--split` keeps one split of
+the families that have dev and test halves (tasks without a split belong to both). `--quick` then takes 10 tasks
+spread over the families. Every system runs in its own subprocess (bench/systems/worker.py) on the same GGUF,
+n_ctx, threads and greedy decoding; the results go to bench/results/NAME.{md,png,json} with the command, model,
+git revision and machine facts. The systems are interleaved task by task, so a machine whose load drifts slows
+them alike; the report still records the load average seen by each system, and CPU seconds per task beside wall
+time.
 
 Systems (bench/systems/): agentcore (in-process), agentcore-http (through llama-cpp-python's server), raw (the
 limit: a minimal hand-written loop), smolagents (a peer; install it first, see peer_smolagents.py), oracle
@@ -30,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import report
-from bench.suite import Task, TaskFileError, load_tasks, parse_task, quick_select
+from bench.suite import SPLITS, Task, TaskFileError, families_of, load_tasks, parse_task, quick_select
 from bench.systems import DEFAULT_SYSTEMS, SYSTEMS
 from bench.systems.common import Settings
 from bench.workers import WORKER_ENV, Worker, worker_env
@@ -44,6 +48,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.harness", description=__doc__.split("\n\n")[0])
     parser.add_argument("taskfiles", nargs="*", help="JSONL task files (default: bench/tasks/*.jsonl)")
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_TASKS} tasks spread over the families")
+    parser.add_argument("--families", help="comma-separated families to keep (default: all in the task files)")
+    parser.add_argument("--split", choices=SPLITS, help="keep one split; tasks without a split belong to both")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"of: {', '.join(SYSTEMS)}")
     parser.add_argument("--model", help="GGUF path (default: the registry's default model)")
     parser.add_argument("--threads", type=int, default=2)
@@ -65,6 +71,24 @@ def resolve_model(path: str | None) -> Path:
     if not found.is_file():
         raise SystemExit(f"no model file at {found}: pass --model PATH, or pull it (`agentcore models pull`)")
     return found
+
+
+def select(tasks: Sequence[Task], families: str | None, split: str | None) -> list[Task]:
+    """The tasks of the named families (comma-separated; None: all) in `split` (None: all). Raises TaskFileError
+    for a family no task has, or when nothing is left."""
+    chosen = list(tasks)
+    if families is not None:
+        wanted = [f.strip() for f in families.split(",") if f.strip()]
+        known = families_of(tasks)
+        unknown = [f for f in wanted if f not in known]
+        if unknown or not wanted:
+            named = ", ".join(unknown) or "(none)"
+            raise TaskFileError(f"unknown famil(ies) {named}; the tasks have {', '.join(known)}")
+        chosen = [t for t in chosen if t.family in wanted]
+    chosen = [t for t in chosen if t.in_split(split)]
+    if not chosen:
+        raise TaskFileError(f"no tasks left in split {split!r}")
+    return chosen
 
 
 def run_systems(systems: Sequence[str], tasks: Sequence[Task], settings: Settings) -> dict[str, dict[str, Any]]:
@@ -129,7 +153,7 @@ def header(data: dict[str, Any], settings: Settings, tasks: Sequence[Task], runs
             f"- settings: n_ctx {settings.n_ctx}, {settings.n_threads} threads, greedy (temperature 0, top_k 1,"
             f" repeat_penalty 1), max_tokens {settings.max_tokens}/call, max_steps {settings.max_steps},"
             f" timeout {settings.timeout:.0f}s/task",
-            f"- tasks: {len(tasks)} ({', '.join(sorted({t.family for t in tasks}))})",
+            f"- tasks: {len(tasks)} ({', '.join(sorted({t.family for t in tasks}))})" + _split_note(tasks),
             f"- machine: {machine_facts()}; Python {platform.python_version()};"
             f" llama-cpp-python {version('llama_cpp_python')}",
             f"- versions: {versions}",
@@ -137,6 +161,14 @@ def header(data: dict[str, Any], settings: Settings, tasks: Sequence[Task], runs
             f"- load average (1 min), lowest and highest seen at task starts: {loads}",
         ]
     )
+
+
+def _split_note(tasks: Sequence[Task]) -> str:
+    """How many tasks are dev (tuned on) and test (held out); nothing for task sets without splits."""
+    counts = {split: sum(t.split == split for t in tasks) for split in SPLITS}
+    if not any(counts.values()):
+        return ""
+    return "; " + ", ".join(f"{n} {split}" for split, n in counts.items()) + " (dev: tuned on; test: held out)"
 
 
 def write_results(out: Path, data: dict[str, Any]) -> Path:
@@ -170,15 +202,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown or not systems:
         raise SystemExit(f"unknown system(s) {', '.join(unknown) or '(none)'}; known: {', '.join(SYSTEMS)}")
     try:
-        tasks = load_tasks(args.taskfiles)
+        tasks = select(load_tasks(args.taskfiles), args.families, args.split)
     except TaskFileError as exc:
         raise SystemExit(str(exc)) from None
     tasks = quick_select(tasks, QUICK_TASKS) if args.quick else tasks
     settings = Settings(str(resolve_model(args.model)), n_ctx=args.n_ctx, n_threads=args.threads, timeout=args.timeout)
     print(f"== {len(tasks)} tasks on {', '.join(systems)}", file=sys.stderr, flush=True)
+    revision = _git_revision()  # of the code that runs, before a long run gives the tree time to change
     reports = run_systems(systems, tasks, settings)
     shown = {**settings.to_json(), "model_path": settings.model_path.replace(str(Path.home()), "~")}  # no home paths
-    stamp = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "revision": _git_revision()}  # kept for --render
+    stamp = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "revision": revision}  # kept for --render
     data = {"argv": argv, **stamp, "settings": shown, "tasks": [t.to_json() for t in tasks], "reports": reports}
     md = write_results(args.out_dir / (args.name or ("quick" if args.quick else "full")), data)
     print(md.read_text(encoding="utf-8").split("## Per task")[0])

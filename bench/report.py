@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.suite import Task, families_of
+from bench.suite import SPLITS, Task, families_of
 from bench.systems.common import TaskResult
 
 BASELINE = "agentcore"
@@ -190,6 +190,49 @@ def failures(tasks: Sequence[Task], runs: Sequence[SystemRun], limit: int = 400)
     return "\n".join(parts) or "None."
 
 
+def _score(results: Sequence[TaskResult]) -> str:
+    """Success as "75% (6/8)", or "–" for no results."""
+    if not results:
+        return "–"
+    solved = sum(r.ok for r in results)
+    return f"{_pct(solved / len(results))} ({solved}/{len(results)})"
+
+
+def split_table(tasks: Sequence[Task], runs: Sequence[SystemRun]) -> str:
+    """Success per family and split, for the families whose tasks are split into dev (tuned on) and test (held
+    out); tasks without a split count in both. Empty when no task has a split."""
+    split_families = [f for f in families_of(tasks) if any(t.split and t.family == f for t in tasks)]
+    if not split_families:
+        return ""
+    rows = [(family, split) for family in split_families for split in SPLITS]
+    head = ["family", "split", *(run.name for run in runs)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for family, split in rows:
+        ids = {t.id for t in tasks if t.family == family and t.in_split(split)}
+        cells = [family, split, *(_score([r for r in run.results if r.id in ids]) for run in runs)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def class_table(tasks: Sequence[Task], runs: Sequence[SystemRun]) -> str:
+    """Success per family and class (the phrasing of a compose task, the kind of a trap task), with dev and
+    test apart where the family is split. Empty when no task has a class."""
+    groups = list(dict.fromkeys((t.family, t.task_class) for t in tasks if t.task_class))
+    if not groups:
+        return ""
+    head = ["family", "class", *(f"{run.name} {part}" for run in runs for part in ("dev", "test", "all"))]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for family, task_class in groups:
+        members = [t for t in tasks if t.family == family and t.task_class == task_class]
+        cells = [family, str(task_class)]
+        for run in runs:
+            for split in (*SPLITS, None):
+                ids = {t.id for t in members if t.in_split(split)}
+                cells.append(_score([r for r in run.results if r.id in ids]))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def chart(path: Path, runs: Sequence[SystemRun], table: dict[str, dict[str, float]], title: str) -> None:
     """Success rate against median wall time per task; a line to the p90 shows the tail."""
     import matplotlib
@@ -232,12 +275,23 @@ def markdown(header: str, tasks: Sequence[Task], runs: Sequence[SystemRun], png_
         f"## Ratios against {BASELINE} (same run)\n\n" + ratio_table(runs, table),
         f"Matched tasks, wall time against {BASELINE}'s on the same tasks:\n\n" + paired_table(runs, families),
         f"![success vs wall time]({png_name})",
+        *_breakdowns(tasks, runs),
         "## Per task\n\n" + task_table(tasks, runs),
         "## Failures\n\n" + failures(tasks, runs),
     ]
     if problems:
         sections.insert(1, "## Problems\n\n" + "\n".join(problems))
     return "\n\n".join(sections) + "\n"
+
+
+def _breakdowns(tasks: Sequence[Task], runs: Sequence[SystemRun]) -> list[str]:
+    """The split and class sections, only for task sets that have splits or classes (the shipped 48 have none)."""
+    sections = []
+    if by_split := split_table(tasks, runs):
+        sections.append("## By split (dev: tuned on; test: held out)\n\n" + by_split)
+    if by_class := class_table(tasks, runs):
+        sections.append("## By class\n\n" + by_class)
+    return sections
 
 
 def stats_table(tasks: Sequence[Task], runs: Sequence[SystemRun]) -> dict[str, dict[str, float]]:

@@ -5,7 +5,11 @@
 
 Optional "ref": the reference tool calls, [{"tool": name, "arguments": {...}}, ...]. The last call's result
 must pass the check (the unit tests verify this), and its length is the number of tool calls the task needs.
-Families are free-form; the shipped suite uses single, chain, direct and distractor.
+Optional "class": a free-form subgroup of the family (the phrasing of a compose task, the kind of a trap task);
+the report breaks results down by it. Optional "split": "dev" (for tuning) or "test" (held out, the headline);
+a task without one belongs to both splits.
+Families are free-form; the shipped suite uses single, chain, direct and distractor, plus compose and trap
+(multi-step tasks in varied phrasings, and tasks that tempt a small model to answer from memory).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from bench import checks, toolbox
 
 TASKS_DIR = Path(__file__).resolve().parent / "tasks"
 FAMILIES = ("single", "chain", "direct", "distractor")
+SPLITS = ("dev", "test")
 _KEYS = {"id", "family", "task", "tools", "check"}
 
 
@@ -35,10 +40,18 @@ class Task:
     tools: tuple[str, ...]
     check: dict[str, Any]
     ref: tuple[dict[str, Any], ...] = field(default=())
+    task_class: str | None = None  # the task file's "class" (a Python keyword, hence the other name)
+    split: str | None = None  # "dev", "test", or None for both
 
     def to_json(self) -> dict[str, Any]:
-        data = {"id": self.id, "family": self.family, "task": self.task, "tools": list(self.tools)}
+        data: dict[str, Any] = {"id": self.id, "family": self.family, "task": self.task, "tools": list(self.tools)}
+        data |= {"class": self.task_class} if self.task_class else {}
+        data |= {"split": self.split} if self.split else {}
         return {**data, "check": self.check, **({"ref": list(self.ref)} if self.ref else {})}
+
+    def in_split(self, split: str | None) -> bool:
+        """Whether the task belongs to `split` (None: every task does)."""
+        return split is None or self.split is None or self.split == split
 
 
 def parse_task(data: Any) -> Task:
@@ -61,7 +74,13 @@ def parse_task(data: Any) -> Task:
     ref = data.get("ref", [])
     if not isinstance(ref, list) or not all(_is_call(item, tools) for item in ref):
         raise ValueError("'ref' must be a list of {'tool': one of the task's tools, 'arguments': {...}}")
-    return Task(data["id"], data["family"], data["task"], tuple(tools), data["check"], tuple(ref))
+    task_class = data.get("class")
+    if task_class is not None and (not isinstance(task_class, str) or not task_class.strip()):
+        raise ValueError("'class' must be a non-empty string when given")
+    split = data.get("split")
+    if split is not None and split not in SPLITS:
+        raise ValueError(f"'split' must be one of {', '.join(SPLITS)} when given, got {split!r}")
+    return Task(data["id"], data["family"], data["task"], tuple(tools), data["check"], tuple(ref), task_class, split)
 
 
 def _is_call(item: Any, tools: Sequence[str]) -> bool:

@@ -175,10 +175,16 @@ def test_every_reference_solution_passes_its_check(task: Any) -> None:
 
 
 def test_quick_selection_spreads_over_families() -> None:
-    quick = quick_select(load_tasks(), 10)
+    shipped = [t for t in load_tasks() if t.family in FAMILIES]  # `--quick --families single,chain,...`
+    quick = quick_select(shipped, 10)
     assert len(quick) == 10
     counts = {family: sum(t.family == family for t in quick) for family in FAMILIES}
     assert counts == {"single": 3, "chain": 3, "direct": 2, "distractor": 2}
+    everything = quick_select(load_tasks(), 12)
+    assert {family: sum(t.family == family for t in everything) for family in ("compose", "trap")} == {
+        "compose": 2,
+        "trap": 2,
+    }
 
 
 def test_task_files_from_elsewhere_are_validated_with_line_numbers(tmp_path: Path) -> None:

@@ -1,0 +1,180 @@
+"""The compose and trap task families (issue 12), their dev/test splits and classes, and the harness and report
+options that select and break them down. Model-free: the oracle system replays the reference calls."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench import checks, harness, report, toolbox
+from bench.suite import FAMILIES, TASKS_DIR, Task, TaskFileError, load_task_file, load_tasks, parse_task
+from bench.systems.common import TaskResult
+
+COMPOSE_CLASSES = {"and", "operation", "implicit", "three_steps", "reuse", "conversion"}
+TRAP_CLASSES = {"reverse", "count", "arithmetic", "date", "lookup"}
+COMPOSE = load_task_file(TASKS_DIR / "compose.jsonl")
+TRAP = load_task_file(TASKS_DIR / "trap.jsonl")
+
+
+def replay(task: Task) -> list[str]:
+    """Every reference call's result, in order, executed through the real toolbox."""
+    return [toolbox.call(step["tool"], step["arguments"]) for step in task.ref]
+
+
+# --- the task files -------------------------------------------------------------------------------------------
+
+
+def test_the_families_are_large_enough_and_every_task_has_a_class_and_a_split() -> None:
+    assert len(COMPOSE) >= 36
+    assert len(TRAP) >= 24
+    assert {t.family for t in COMPOSE} == {"compose"}
+    assert {t.family for t in TRAP} == {"trap"}
+    assert {t.task_class for t in COMPOSE} == COMPOSE_CLASSES
+    assert {t.task_class for t in TRAP} == TRAP_CLASSES
+    assert all(t.split in ("dev", "test") for t in [*COMPOSE, *TRAP])
+
+
+@pytest.mark.parametrize("tasks", [COMPOSE, TRAP], ids=["compose", "trap"])
+def test_dev_and_test_halves_are_balanced_per_class(tasks: list[Task]) -> None:
+    per_class = Counter((t.task_class, t.split) for t in tasks)
+    for task_class in {t.task_class for t in tasks}:
+        assert per_class[task_class, "dev"] == per_class[task_class, "test"] >= 2, task_class
+
+
+@pytest.mark.parametrize("task", [*COMPOSE, *TRAP], ids=lambda t: t.id)
+def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> None:
+    """Executed, not trusted: the last reference call's real result passes the check."""
+    results = replay(task)
+    assert checks.passes(task.check, results[-1]), (task.id, results)
+
+
+@pytest.mark.parametrize("task", COMPOSE, ids=lambda t: t.id)
+def test_a_compose_answer_needs_every_step(task: Task) -> None:
+    """Stopping early fails: no intermediate result, and no number in the task itself, passes the check."""
+    results = replay(task)
+    assert len(results) >= 2
+    for early in results[:-1]:
+        assert not checks.passes(task.check, early), (task.id, early)
+    assert not checks.passes(task.check, task.task), task.id
+    assert not re.search(r"\bthen\b", task.task, re.IGNORECASE), "the shipped chain family covers 'then'"
+
+
+@pytest.mark.parametrize("task", TRAP, ids=lambda t: t.id)
+def test_a_trap_offers_exactly_the_tool_that_answers_it(task: Task) -> None:
+    assert len(task.ref) == 1
+    assert task.tools == (task.ref[0]["tool"],)
+    assert not checks.passes(task.check, task.task), task.id  # the question does not contain its answer
+
+
+def test_number_checks_are_tight() -> None:
+    """A trap's 5-digit product must be exact; a compose answer within 0.1% (small models round decimals)."""
+    assert all(t.check.get("tol") == 0 for t in TRAP if t.check["kind"] == "number")
+    assert all(t.check.get("tol") == 0.001 for t in COMPOSE if t.check["kind"] == "number")
+    product = next(t for t in TRAP if t.task == "What is 4821 * 376?")
+    assert not checks.passes(product.check, "1812700")
+
+
+def test_the_default_suite_has_the_new_families_beside_the_shipped_four_unchanged() -> None:
+    tasks = load_tasks()
+    shipped = load_tasks(_shipped_files())
+    assert len(shipped) == 48
+    assert sorted(t.id for t in tasks if t.family in FAMILIES) == sorted(t.id for t in shipped)
+    assert Counter(t.family for t in tasks)["compose"] == len(COMPOSE)
+    assert Counter(t.family for t in tasks)["trap"] == len(TRAP)
+    assert all(t.split is None and t.task_class is None for t in tasks if t.family in FAMILIES)
+
+
+def _shipped_files() -> list[Path]:
+    return [TASKS_DIR / f"{family}.jsonl" for family in FAMILIES]
+
+
+# --- class and split in the task format -----------------------------------------------------------------------
+
+_GOOD = {"id": "e1", "family": "extra", "task": "2+2?", "tools": ["calculator"]}
+_GOOD["check"] = {"kind": "number", "value": 4}
+
+
+def test_class_and_split_round_trip_and_are_optional() -> None:
+    task = parse_task({**_GOOD, "class": "and", "split": "test"})
+    assert (task.task_class, task.split) == ("and", "test")
+    assert parse_task(task.to_json()) == task
+    plain = parse_task(_GOOD)
+    assert plain.split is None and "split" not in plain.to_json() and "class" not in plain.to_json()
+    assert plain.in_split("dev") and plain.in_split("test") and plain.in_split(None)
+    assert task.in_split("test") and not task.in_split("dev")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [({"split": "train"}, "'split' must be one of dev, test"), ({"class": ""}, "'class' must be a non-empty")],
+)
+def test_a_bad_class_or_split_is_explained_with_its_line(tmp_path: Path, extra: dict[str, Any], message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(_GOOD) + "\n" + json.dumps({**_GOOD, "id": "e2", **extra}) + "\n")
+    with pytest.raises(TaskFileError, match=rf"bad\.jsonl:2: {message}"):
+        load_task_file(path)
+
+
+# --- harness selection ----------------------------------------------------------------------------------------
+
+
+def test_select_keeps_families_and_a_split_with_unsplit_tasks_in_both() -> None:
+    tasks = load_tasks()
+    dev = harness.select(tasks, "compose,single", "dev")
+    assert {t.family for t in dev} == {"compose", "single"}
+    assert all(t.split == "dev" for t in dev if t.family == "compose")
+    assert len([t for t in dev if t.family == "compose"]) == len(COMPOSE) // 2
+    assert len([t for t in dev if t.family == "single"]) == len([t for t in tasks if t.family == "single"])
+    assert harness.select(tasks, None, None) == tasks
+    shipped = harness.select(tasks, "single,chain,direct,distractor", "test")
+    assert shipped == [t for t in tasks if t.family in FAMILIES]  # the original suite, whatever the split
+    with pytest.raises(TaskFileError, match=r"unknown famil.*teleport"):
+        harness.select(tasks, "compose,teleport", None)
+
+
+def test_the_harness_runs_one_split_of_two_families_and_breaks_it_down(tmp_path: Path) -> None:
+    """End to end through a worker subprocess with the oracle system: --families, --split, the new sections."""
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF" + bytes(64))
+    argv = ["--systems", "oracle", "--model", str(model), "--out-dir", str(tmp_path), "--name", "r"]
+    assert harness.main([*argv, "--families", "compose,trap", "--split", "test"]) == 0
+    saved = json.loads((tmp_path / "r.json").read_text())
+    ids = {r["id"] for r in saved["reports"]["oracle"]["results"]}
+    assert ids == {t.id for t in [*COMPOSE, *TRAP] if t.split == "test"}
+    text = (tmp_path / "r.md").read_text()
+    half = len(COMPOSE) // 2
+    assert f"| compose | test | 100% ({half}/{half}) |" in text
+    assert "| compose | dev | – |" in text  # only the test half ran
+    assert "| trap | reverse | – | 100% (3/3) | 100% (3/3) |" in text
+    assert f"{half + len(TRAP) // 2} test (dev: tuned on; test: held out)" in text
+
+
+# --- report sections ------------------------------------------------------------------------------------------
+
+
+def _result(task: Task, ok: bool) -> TaskResult:
+    return TaskResult(task.id, task.family, "completed", "x", 1.0, 1.0, 1.0, 0.0, 2, 10, 0, 5, ok=ok)
+
+
+def test_split_and_class_tables_count_what_passed() -> None:
+    tasks = [t for t in COMPOSE if t.task_class == "and"]  # 3 dev, 3 test
+    results = [_result(t, ok=t.split == "dev" or t is tasks[1]) for t in tasks]
+    runs = [report.SystemRun("agentcore", results, {}, None, 0.0, 0.0)]
+    assert "| compose | dev | 100% (3/3) |" in report.split_table(tasks, runs)
+    assert "| compose | test | 33% (1/3) |" in report.split_table(tasks, runs)
+    assert "| compose | and | 100% (3/3) | 33% (1/3) | 67% (4/6) |" in report.class_table(tasks, runs)
+
+
+def test_the_shipped_suite_report_has_no_new_sections() -> None:
+    """Tasks without class or split (the original 48) get the report they always had."""
+    tasks = load_tasks(_shipped_files())
+    runs = [report.SystemRun("agentcore", [_result(t, True) for t in tasks], {}, None, 0.0, 0.0)]
+    assert report.split_table(tasks, runs) == report.class_table(tasks, runs) == ""
+    text = report.markdown("# head", tasks, runs, "x.png")
+    assert "By split" not in text and "By class" not in text
+    assert harness._split_note(tasks) == ""
