@@ -75,10 +75,11 @@ def _type_of(schema: dict[str, Any]) -> str:
 
 
 PARAM_DOC_CHARS = 160
-# Parameter docs (free strings only, see `informative`) and `?` for optional arguments; AGENTCORE_PARAM_DOCS=0
-# turns them off. Measured: the 48 bench tasks 79% either way (one direct task lost, one single won); BFCL in the
-# README. Docs on every parameter had cost the 48 tasks 4 points (chains c10, c12).
-PARAM_DOCS = os.environ.get("AGENTCORE_PARAM_DOCS", "1") != "0"
+# Parameter docs (free strings only, see `informative`) and `?` for optional arguments, off unless
+# AGENTCORE_PARAM_DOCS=1. Measured: BFCL test 16/48 against 14/48 (README), the 48 bench tasks 79% either way, but
+# the README's shop example flipped (the model quoted the first line of prices.txt): too small a gain to change
+# every user's prompt. Docs on every parameter had cost the 48 tasks 4 points (chains c10, c12).
+PARAM_DOCS = os.environ.get("AGENTCORE_PARAM_DOCS", "0") == "1"
 
 
 def tool_signature(spec: ToolSpec) -> str:

@@ -107,7 +107,7 @@ def test_system_prompt_tools_compacted_and_repeated_blocks_dropped() -> None:
     system = prompting.system_message("Please be concise.", [spec("search", VERBOSE)], [block, block])
     out = compress_system(system, OptimizerConfig()).content
     assert out.count(block) == 1
-    assert "- search(q?: string): Search the web using the Brave Search API." in out  # q is optional
+    assert "- search(q: string): Search the web using the Brave Search API." in out
     assert "Examples" not in out
     assert out.startswith("Be concise.")
     assert prompting.BASE_RULES in out  # the turn rules are already terse: untouched
