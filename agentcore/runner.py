@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agentcore import context as run_context
@@ -29,10 +29,10 @@ from agentcore.messages import Message, Usage
 from agentcore.policy import Chain, Policy
 from agentcore.result import Ledger, RunResult, RunStatus
 from agentcore.steps import StepPlan
+from agentcore.tools.toolset import Toolset, toolset_scope
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
-    from agentcore.tools.toolset import Toolset
 
 
 class RunOwner(Protocol):
@@ -214,30 +214,6 @@ class RunDriver:
         error_type = errors.get(result.status)
         if error_type is not None:
             raise error_type(result.error or result.status, result)
-
-
-_open_scopes: dict[int, int] = {}
-
-
-@contextlib.asynccontextmanager
-async def toolset_scope(toolset: Toolset) -> AsyncIterator[None]:
-    """Connect a toolset that is an async context manager (an MCP server, say) for the run, unless it is already
-    open (the user entered it once for many runs). Concurrent runs share one connection: the first run in opens
-    it, the last one out closes it."""
-    if not hasattr(toolset, "__aenter__") or (getattr(toolset, "is_open", False) and id(toolset) not in _open_scopes):
-        yield
-        return
-    key = id(toolset)
-    if _open_scopes.get(key, 0) == 0:
-        await toolset.__aenter__()
-    _open_scopes[key] = _open_scopes.get(key, 0) + 1
-    try:
-        yield
-    finally:
-        _open_scopes[key] -= 1
-        if _open_scopes[key] == 0:
-            del _open_scopes[key]
-            await toolset.__aexit__(None, None, None)  # type: ignore[attr-defined]
 
 
 def _logger() -> list[Callable[[Event], None]]:

@@ -71,7 +71,7 @@ class MCPToolset(ToolsetOps):
             options["headers"] = {**options.get("headers", {}), "Authorization": f"Bearer {token}"}
         return cls(url, **options)
 
-    # -- lifecycle: the runner enters the toolset for a run (agentcore.runner.toolset_scope) --------------------
+    # -- lifecycle: the runner enters the toolset for a run (agentcore.tools.toolset.toolset_scope) --------------------
 
     @property
     def is_open(self) -> bool:

@@ -7,7 +7,7 @@ passes through every wrapper (filters, Tool-Guard) unchanged.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from agentcore.context import RunContext
@@ -86,8 +86,6 @@ class CombinedToolset(ToolsetOps):
         self._scopes: contextlib.AsyncExitStack | None = None
 
     async def __aenter__(self) -> CombinedToolset:
-        from agentcore.runner import toolset_scope
-
         async with contextlib.AsyncExitStack() as stack:
             for toolset in self.toolsets:
                 await stack.enter_async_context(toolset_scope(toolset))
@@ -135,8 +133,6 @@ class FilteredToolset(ToolsetOps):
         self._scope: contextlib.AbstractAsyncContextManager[None] | None = None
 
     async def __aenter__(self) -> FilteredToolset:
-        from agentcore.runner import toolset_scope
-
         scope = toolset_scope(self.inner)
         await scope.__aenter__()
         self._scope = scope
@@ -179,3 +175,27 @@ def as_toolset(tools: Toolset | Iterable[Tool | Callable[..., Any] | Toolset] | 
     if not toolsets:
         return FunctionToolset(functions)
     return CombinedToolset([FunctionToolset(functions), *toolsets])
+
+
+_open_scopes: dict[int, int] = {}
+
+
+@contextlib.asynccontextmanager
+async def toolset_scope(toolset: Toolset) -> AsyncIterator[None]:
+    """Connect a toolset that is an async context manager (an MCP server, say) for the run, unless it is already
+    open (the user entered it once for many runs). Concurrent runs share one connection: the first run in opens
+    it, the last one out closes it."""
+    if not hasattr(toolset, "__aenter__") or (getattr(toolset, "is_open", False) and id(toolset) not in _open_scopes):
+        yield
+        return
+    key = id(toolset)
+    if _open_scopes.get(key, 0) == 0:
+        await toolset.__aenter__()
+    _open_scopes[key] = _open_scopes.get(key, 0) + 1
+    try:
+        yield
+    finally:
+        _open_scopes[key] -= 1
+        if _open_scopes[key] == 0:
+            del _open_scopes[key]
+            await toolset.__aexit__(None, None, None)  # type: ignore[attr-defined]

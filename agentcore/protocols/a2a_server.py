@@ -9,7 +9,6 @@ card stays public, as the spec wants clients to read it first), request bodies l
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from typing import TYPE_CHECKING, Any
 
@@ -132,7 +131,7 @@ async def build_app(
     from a2a.server.tasks import InMemoryTaskStore
     from starlette.applications import Starlette
 
-    from agentcore.runner import toolset_scope
+    from agentcore.tools.toolset import toolset_scope
 
     check_exposure(host, token, TOKEN_ENV)
     async with toolset_scope(agent.current_toolset()):  # an MCP toolset lists its tools once connected
@@ -147,23 +146,3 @@ async def build_app(
     )
     app = BodyLimit(app, max_body)
     return BearerAuth(app, token, public=[CARD_PATH]) if token else app
-
-
-async def serve_a2a(args: argparse.Namespace) -> int:
-    """`agentcore a2a serve`: the one agent the flags name, on uvicorn."""
-    import uvicorn
-
-    from agentcore.errors import UserError
-    from agentcore.protocols.serve_cli import published, token_from
-
-    token = token_from(args, TOKEN_ENV)
-    check_exposure(args.host, token, TOKEN_ENV)  # before anything is built
-    _, agents = published(args)  # the agent carries its own tools
-    if len(agents) != 1:
-        raise UserError(
-            f"a2a serve publishes exactly one agent (--agent NAME or --object mod:agent), got {len(agents)}"
-        )
-    url = f"http://{args.host}:{args.port}/"
-    app = await build_app(agents[0], url=url, host=args.host, token=token, max_body=args.max_body)
-    await uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")).serve()
-    return 0

@@ -39,8 +39,7 @@ def build_server(
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
-    from agentcore.runner import toolset_scope
-    from agentcore.tools.toolset import FunctionToolset
+    from agentcore.tools.toolset import FunctionToolset, toolset_scope
 
     tools: Toolset = toolset if toolset is not None else FunctionToolset()
     by_name = {agent.name: agent for agent in agents}

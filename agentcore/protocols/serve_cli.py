@@ -81,8 +81,6 @@ def load_object(path: str) -> Any:
 async def serve(args: argparse.Namespace) -> int:
     if args.command == "mcp":
         return await serve_mcp(args)
-    from agentcore.protocols.a2a_server import serve_a2a
-
     return await serve_a2a(args)
 
 
@@ -99,4 +97,24 @@ async def serve_mcp(args: argparse.Namespace) -> int:
         await mcp_server.serve_stdio(server)
     else:
         await mcp_server.serve_http(server, host=args.host, port=args.port, token=token, max_body=args.max_body)
+    return 0
+
+
+async def serve_a2a(args: argparse.Namespace) -> int:
+    """`agentcore a2a serve`: the one agent the flags name, on uvicorn."""
+    import uvicorn
+
+    from agentcore.protocols.a2a_server import TOKEN_ENV, build_app
+    from agentcore.protocols.http_guard import check_exposure
+
+    token = token_from(args, TOKEN_ENV)
+    check_exposure(args.host, token, TOKEN_ENV)  # before anything is built
+    _, agents = published(args)  # the agent carries its own tools
+    if len(agents) != 1:
+        raise UserError(
+            f"a2a serve publishes exactly one agent (--agent NAME or --object mod:agent), got {len(agents)}"
+        )
+    url = f"http://{args.host}:{args.port}/"
+    app = await build_app(agents[0], url=url, host=args.host, token=token, max_body=args.max_body)
+    await uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")).serve()
     return 0
