@@ -6,8 +6,9 @@ only when first used).
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from agentcore.lazy import lazy_getattr
 
 __version__ = "0.1.0"
 
@@ -53,13 +54,7 @@ if TYPE_CHECKING:
     from agentcore.tools.toolset import FunctionToolset
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agentcore' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())
 
 
 __all__ = [

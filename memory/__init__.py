@@ -6,8 +6,9 @@ Names load lazily: importing this package loads neither chromadb nor onnxruntime
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from agentcore.lazy import lazy_getattr
 
 _EXPORTS = {
     "Memory": "agentcore.memory.facade",
@@ -38,13 +39,7 @@ if TYPE_CHECKING:
     from agentcore.memory.xskill import XSkill
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agentcore.memory' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())
 
 
 __all__ = [

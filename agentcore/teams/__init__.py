@@ -20,8 +20,9 @@ Names load lazily: `import agentcore.teams` costs nothing until one is used.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from agentcore.lazy import lazy_getattr
 
 _EXPORTS = {
     "Team": "agentcore.teams.engine",
@@ -46,13 +47,7 @@ if TYPE_CHECKING:
     from agentcore.teams.spec import TeamSpec
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agentcore.teams' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())
 
 
 __all__ = [
