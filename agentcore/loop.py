@@ -21,7 +21,7 @@ from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, T
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
-from agentcore.unfinished import guessed, premature, stale_inputs, unsourced
+from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
@@ -312,7 +312,8 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {' and '.join(taken)} should be the earlier result {result}", True
     run.notice("tool call reuses an earlier input instead of its result; not run", call=call.signature(), numbers=taken)
-    run.messages.append(prompting.stale_notice(run.ctx.task, call, taken, result))
+    fixed = ToolCall(call.name, with_result(call.arguments, taken, result))
+    run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
     return True
 
 

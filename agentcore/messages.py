@@ -123,7 +123,8 @@ class NoticePart:
     `latest` is the newest good result), a missing named tool (`names`), a reviewer's objection, or an unfinished
     chain (`names`: the task's numbers no call used yet; `result`: the answer that only repeated a result), or an
     unsourced answer (`names`: its numbers that no tool returned; `result`: the latest tool result), or a stale
-    call (`call` took `names` from an earlier call's input instead of that call's `result`)."""
+    call (it took `names` from an earlier call's input instead of that call's `result`; `call` is the call with
+    the result written in)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -356,10 +356,11 @@ def _check_notice_text(part: NoticePart) -> str:
             f"No tool returned {' or '.join(part.names)}: do not calculate in your head.{latest}\nTask: {task}\n"
             "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
         )
-    name = part.call.name if part.call is not None else "the tool"
+    fixed = part.call or ToolCall("the tool", {})
+    call = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
     return (
         f"Not run: {numbers} was the input of an earlier step, whose result is {clip(part.result)}.\n"
-        f"Task: {task}\nCall {name} again with {clip(part.result)} in place of {numbers}."
+        f"Task: {task}\nCall {fixed.name} with the result instead, for example: {call}"
     )
 
 

@@ -104,6 +104,23 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
     return [], ""
 
 
+def with_result(arguments: Any, numbers: Sequence[str], result: str) -> Any:
+    """The call's arguments with the stale input numbers written as the earlier result: the fix spelled out, since
+    "use 243.84 in place of 8" alone came back as calculator("243.84 - 8")."""
+    stale = {float(n) for n in numbers}
+    if not _NUMBER.fullmatch(result.strip()):
+        return arguments  # "243.84 cm" is no number to write into an expression
+    if isinstance(arguments, dict):
+        return {key: with_result(value, numbers, result) for key, value in arguments.items()}
+    if isinstance(arguments, list):
+        return [with_result(value, numbers, result) for value in arguments]
+    if isinstance(arguments, int | float) and not isinstance(arguments, bool) and float(arguments) in stale:
+        return float(result)
+    if isinstance(arguments, str):
+        return _NUMBER.sub(lambda m: result.strip() if float(m.group()) in stale else m.group(), arguments)
+    return arguments
+
+
 def _plain(number: float) -> str:
     return str(int(number)) if number == int(number) else str(number)
 

@@ -8,7 +8,7 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, unused_numbers
+from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, unused_numbers, with_result
 
 
 @tool
@@ -154,6 +154,8 @@ async def test_a_call_that_reuses_an_input_instead_of_its_result_is_held_back_on
     result = await Agent(model, tools=[feet_to_cm, calculator]).run("A board is 8 feet. Double its length in cm.")
     notice = model.requests[2].messages[-1].content
     assert notice.startswith("Not run: 8 was the input of an earlier step, whose result is 243.84")
+    assert notice.endswith('for example: {"tool": "calculator", "arguments": {"expression": "243.84*2"}}')
+    assert [t.name for t in model.requests[2].tools] == ["calculator"] and not model.requests[2].allow_final
     ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
     assert ran == [{"feet": 8}, {"expression": "2*2"}]  # the held-back call never ran
 
@@ -177,3 +179,21 @@ async def test_a_numeric_answer_to_a_task_with_numbers_needs_a_tool_once() -> No
     assert result.output == "35"
     assert model.requests[1].messages[-1].content.startswith("No tool returned 1.5: do not calculate in your head.")
     assert not model.requests[1].allow_final
+
+
+async def test_a_guess_and_then_an_unsourced_answer_are_each_sent_back_once() -> None:
+    model = ScriptedModel(
+        ["1.5", call("calculator", expression="5*7"), "36", call("calculator", expression="6*6"), "36"]
+    )
+    result = await Agent(model, tools=[calculator]).run("Walk 5 km a day. How far in 7 days?")
+    assert result.output == "36"
+    assert model.requests[3].messages[-1].content.startswith("No tool returned 36: do not calculate in your head.")
+
+
+def test_with_result_writes_the_result_where_the_input_was() -> None:
+    assert with_result({"expression": "8 - 50", "n": 8, "k": [8, 9]}, ["8"], "243.84") == {
+        "expression": "243.84 - 50",
+        "n": 243.84,
+        "k": [243.84, 9],
+    }
+    assert with_result({"expression": "8 - 50"}, ["8"], "243.84 cm") == {"expression": "8 - 50"}  # not a number
