@@ -1,5 +1,6 @@
 """What each node kind does with the state keys it reads: an agent run, a tool call, a function call, a join, a
-subgraph run or a remote A2A agent. Every kind returns the keys it writes; agents run as child runs of the team run (one trace)."""
+subgraph run or a remote A2A agent. Every kind returns the keys it writes; agents run as child runs of the team
+run (one trace)."""
 
 from __future__ import annotations
 

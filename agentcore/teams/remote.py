@@ -12,6 +12,8 @@ import contextlib
 import json
 import os
 import re
+import shutil
+import sys
 from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +63,8 @@ def mcp_toolset(name: str, server: MCPServer) -> Toolset:
     toolset: MCPToolset
     if server.command is not None:
         env = {key: expand(value, f"{where}.env.{key}") for key, value in server.env.items()}
-        toolset = MCPToolset.stdio(server.command, server.args, env=env or None, cwd=server.cwd, **options)
+        command = local_command(server.command)
+        toolset = MCPToolset.stdio(command, server.args, env=env or None, cwd=server.cwd, **options)
     else:
         headers = {key: expand(value, f"{where}.headers.{key}") for key, value in server.headers.items()}
         token = env_token(server.token_env, f"{where}.token_env")
@@ -69,6 +72,15 @@ def mcp_toolset(name: str, server: MCPServer) -> Toolset:
     if server.tools is None:
         return toolset
     return toolset.filtered([server.prefix + tool for tool in server.tools])
+
+
+def local_command(command: str) -> str:
+    """A bare command found beside the running Python (its virtual environment's scripts) first, so that
+    `command: mcp-server-time` runs the server the project installed; else as given (looked up on PATH)."""
+    if os.sep in command:
+        return command
+    found = shutil.which(command, path=os.path.dirname(sys.executable))
+    return found or command
 
 
 class Remotes:
@@ -105,7 +117,7 @@ class Remotes:
 
     def toolset(self, label: str) -> Toolset:
         kind, _, name = label.partition(".")
-        return self.mcp(name) if kind == "mcp" else self.a2a(name)  # type: ignore[return-value]
+        return self.mcp(name) if kind == "mcp" else self.a2a(name)
 
     @contextlib.asynccontextmanager
     async def connected(self) -> AsyncIterator[None]:

@@ -152,7 +152,9 @@ def _agent_names(spec: TeamSpec, source: Source, registry: Registry, name: str, 
     for i, server in enumerate(node.mcp):
         if server not in spec.mcp and server not in registry.toolsets:
             known = sorted({*spec.mcp, *registry.toolsets})
-            message = f"no MCP server named '{server}'; declare it under the team's `mcp:` (declared: {known or 'none'})"
+            message = (
+                f"no MCP server named '{server}'; declare it under the team's `mcp:` (declared: {known or 'none'})"
+            )
             yield source.problem("unknown-mcp", (*loc, "mcp", i), message)
     for i, policy in enumerate(node.policies):
         if policy not in POLICIES:
