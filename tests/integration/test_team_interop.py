@@ -42,6 +42,15 @@ def time_servers() -> list[psutil.Process]:
     return [p for p in psutil.Process().children(recursive=True) if "mcp-server-time" in " ".join(p.cmdline())]
 
 
+def clock(request: ModelRequest) -> Any:
+    """A scripted time keeper: asks the time server for Tokyo's time, then answers with it."""
+    last = str(request.messages[-1].content)
+    if not last.startswith("Result of get_current_time:"):
+        return call("get_current_time", timezone="Asia/Tokyo")
+    now = json.JSONDecoder().raw_decode(last.partition("\n")[2])[0]
+    return f"In {now['timezone']} it is {now['datetime']}."
+
+
 def one_node(node: str, extra: str = "", writes: str = "answer") -> str:
     return textwrap.dedent(
         """\
@@ -74,16 +83,12 @@ async def test_the_example_team_uses_the_time_server_and_stops_it_at_the_end() -
     seen: list[int] = []
     offered: list[list[str]] = []
 
-    def clock(request: ModelRequest) -> Any:
+    def watched(request: ModelRequest) -> Any:
         seen.append(len(time_servers()))
         offered.append([tool.name for tool in request.tools])
-        last = str(request.messages[-1].content)
-        if not last.startswith("Result of get_current_time:"):
-            return call("get_current_time", timezone="Asia/Tokyo")
-        now = json.JSONDecoder().raw_decode(last.partition("\n")[2])[0]
-        return f"In {now['timezone']} it is {now['datetime']}."
+        return clock(request)
 
-    team = Team.load(EXAMPLE, registry=Registry(models={"default": FunctionModel(clock)}))
+    team = Team.load(EXAMPLE, registry=Registry(models={"default": FunctionModel(watched)}))
     results = await asyncio.gather(*(team.run("What time is it in Tokyo?") for _ in range(3)))
     for result in results:
         assert result.ok, result.error
@@ -286,6 +291,41 @@ async def test_a_team_whose_a2a_node_calls_a_served_team() -> None:
         assert all(r.ledger[0].detail["updates"] == notes for r in results)
     finally:
         await stop(server, task)
+
+
+async def test_the_a2a_example_asks_the_mcp_example_served_over_a2a() -> None:
+    """Three hops, each a real protocol: team file -> A2A -> served team file -> MCP stdio -> time server."""
+    served = Team.load(EXAMPLE, registry=Registry(models={"default": FunctionModel(clock)}))
+    server, task, url = await serving(lambda url: build_team_app(served, url=url))
+    try:
+        text = (ROOT / "examples" / "teams" / "a2a_peer.yaml").read_text()
+        asker = Team.from_text(text.replace("http://127.0.0.1:9999/", url), "a2a_peer.yaml")
+        result = await asker.run("What time is it in Tokyo?")
+        assert result.ok, result.error
+        assert result.output.startswith("In Asia/Tokyo it is 20") and result.output.endswith("+09:00.")
+        assert result.ledger[0].detail == {"updates": ["node clock completed"]}
+    finally:
+        await stop(server, task)
+    assert time_servers() == []
+
+
+@pytest.mark.real_model
+async def test_the_real_model_runs_the_mcp_example(qwen: Any) -> None:
+    from agentcore.events import ToolCalled, add_sink, remove_sink
+
+    calls: list[ToolCalled] = []
+    sink = lambda event: calls.append(event) if isinstance(event, ToolCalled) else None  # noqa: E731
+    team = Team.load(EXAMPLE, registry=Registry(models={"default": qwen}))
+    add_sink(sink)
+    try:
+        result = await team.run("What is the current time in the Asia/Tokyo timezone? Use the tool.")
+    finally:
+        remove_sink(sink)
+    assert result.ok, result.error
+    assert calls and calls[0].call.name == "get_current_time" and not calls[0].error
+    assert calls[0].call.arguments["timezone"] == "Asia/Tokyo" and "+09:00" in calls[0].result
+    assert calls[0].run_id == result.ledger[0].run_id  # the agent node's run, a child of the team run
+    assert time_servers() == []
 
 
 async def test_the_cli_serves_a_team_file(tmp_path: Path) -> None:
