@@ -2,7 +2,8 @@
 
 What to publish comes from built-in tools (`--tools calculator,files`), agents on a model (`--agent NAME`, which
 runs on `--model` with those tools), and the user's own objects by import path (`--object pkg.mod:thing`, a
-toolset or an Agent). Models load on the first task, so a server starts in moments.
+toolset or an Agent). Models load on the first task, so a server starts in moments. `a2a serve --team FILE`
+publishes a team file instead (its `--model` is loaded first, as the team's default model).
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ async def serve_mcp(args: argparse.Namespace) -> int:
 
 
 async def serve_a2a(args: argparse.Namespace) -> int:
-    """`agentcore a2a serve`: the one agent the flags name, on uvicorn."""
+    """`agentcore a2a serve`: the team file (`--team`) or the one agent the flags name, on uvicorn."""
     import uvicorn
 
     from agentcore.protocols.a2a_server import TOKEN_ENV, build_app
