@@ -192,12 +192,14 @@ async def _a2a(env: NodeEnv, name: str, node: A2ANode, inputs: dict[str, Any]) -
 
 
 async def _tool(env: NodeEnv, name: str, node: ToolNode, inputs: dict[str, Any]) -> NodeOutput:
-    tool = env.registry.tool(node.tool)
     arguments = {k: _argument(v, inputs) for k, v in node.arguments.items()}
     ctx = run_context.child_context(None, f"{node.tool}({arguments})")
     token = run_context.enter(ctx)
     try:
-        result = await tool.call(arguments, ctx)
+        if node.mcp is not None:
+            result = await env.remotes.mcp(node.mcp).call_tool(node.tool, arguments, ctx)
+        else:
+            result = await env.registry.tool(node.tool).call(arguments, ctx)
     finally:
         run_context.leave(token)
     return NodeOutput(_single_or_dict(name, node.writes, result), run_id=ctx.run_id)

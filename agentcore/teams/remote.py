@@ -3,7 +3,7 @@ and its `a2a` nodes. A team run connects them when it starts and closes them whe
 one team share each connection (`toolset_scope`: the first run in opens it, the last one out closes it).
 
 Secrets stay out of team files: `token_env` names an environment variable, and `${VAR}` in an MCP server's env
-or headers values is read from the environment when the run starts.
+or headers values is read from the environment when the team's first run builds the connection objects.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import AgentcoreError, UserError
-from agentcore.teams.spec import A2ANode, AgentNode, MCPServer, TeamSpec
+from agentcore.teams.spec import A2ANode, AgentNode, MCPServer, TeamSpec, ToolNode
 
 if TYPE_CHECKING:
     from agentcore.protocols.a2a_client import A2AAgentToolset
@@ -111,7 +111,7 @@ class Remotes:
 
     def used(self) -> list[str]:
         """Labels of the remotes this team's nodes use, in file order: `mcp.<server>` and `nodes.<a2a node>`."""
-        servers = {s: None for node in self.spec.nodes.values() if isinstance(node, AgentNode) for s in node.mcp}
+        servers = {s: None for node in self.spec.nodes.values() for s in _servers(node)}
         a2a = [name for name, node in self.spec.nodes.items() if isinstance(node, A2ANode)]
         return [*(f"mcp.{s}" for s in servers), *(f"nodes.{n}" for n in a2a)]
 
@@ -143,6 +143,12 @@ class Remotes:
         missing = [tool for tool in server.tools if server.prefix + tool not in offered]
         if missing:
             raise UserError(f"the server has no tool {', '.join(map(repr, missing))}; it has: {sorted(offered)}")
+
+
+def _servers(node: Any) -> list[str]:
+    if isinstance(node, AgentNode):
+        return node.mcp
+    return [node.mcp] if isinstance(node, ToolNode) and node.mcp is not None else []
 
 
 def a2a_writes(node: A2ANode, types: Mapping[str, str], answer: str) -> dict[str, Any]:

@@ -91,11 +91,12 @@ class AgentNode(_Node):
 
 class ToolNode(_Node):
     """One tool call. Argument values may hold {state_key} placeholders; a value that is exactly one
-    placeholder passes the state value with its type."""
+    placeholder passes the state value with its type. `mcp`: the tool is one of that MCP server's tools."""
 
     kind: Literal["tool"]
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+    mcp: str | None = Field(None, pattern=NAME, description="an MCP server of the team's `mcp:` that has the tool")
 
 
 class FunctionNode(_Node):

@@ -16,7 +16,7 @@
 | unknown-tool / unknown-function / unknown-agent / unknown-model / unknown-policy | names nothing known |
 | unknown-subgraph / subgraph-cycle | a subgraph file that is missing, invalid or includes itself |
 | join | a join that does not read one list key and write one key, or weighs unknown nodes |
-| unknown-mcp | an agent node's `mcp:` names a server the team's `mcp:` does not declare (nor the registry) |
+| unknown-mcp | an agent or tool node's `mcp:` names a server the team's `mcp:` does not declare (nor the registry) |
 """
 
 from __future__ import annotations
@@ -125,6 +125,8 @@ def _names(spec: TeamSpec, source: Source, registry: Registry) -> Iterator[Probl
         loc: tuple[str | int, ...] = ("nodes", name)
         if isinstance(node, AgentNode):
             yield from _agent_names(spec, source, registry, name, node)
+        elif isinstance(node, ToolNode) and node.mcp is not None:
+            yield from _unknown_mcp(spec, source, registry, (*loc, "mcp"), node.mcp)
         elif isinstance(node, ToolNode):
             yield from _lookup(source, "unknown-tool", (*loc, "tool"), registry.tool, node.tool)
         elif isinstance(node, FunctionNode):
@@ -150,16 +152,20 @@ def _agent_names(spec: TeamSpec, source: Source, registry: Registry, name: str, 
                 source, "unknown-model", (*loc, field), lambda v: registry.check_model(v, spec.models), value
             )
     for i, server in enumerate(node.mcp):
-        if server not in spec.mcp and server not in registry.toolsets:
-            known = sorted({*spec.mcp, *registry.toolsets})
-            message = (
-                f"no MCP server named '{server}'; declare it under the team's `mcp:` (declared: {known or 'none'})"
-            )
-            yield source.problem("unknown-mcp", (*loc, "mcp", i), message)
+        yield from _unknown_mcp(spec, source, registry, (*loc, "mcp", i), server)
     for i, policy in enumerate(node.policies):
         if policy not in POLICIES:
             message = f"unknown policy '{policy}'; allowed: {', '.join(POLICIES)}"
             yield source.problem("unknown-policy", (*loc, "policies", i), message)
+
+
+def _unknown_mcp(
+    spec: TeamSpec, source: Source, registry: Registry, loc: tuple[str | int, ...], server: str
+) -> Iterator[Problem]:
+    if server not in spec.mcp and server not in registry.toolsets:
+        known = sorted({*spec.mcp, *registry.toolsets})
+        message = f"no MCP server named '{server}'; declare it under the team's `mcp:` (declared: {known or 'none'})"
+        yield source.problem("unknown-mcp", loc, message)
 
 
 def _lookup(source: Source, rule: str, loc: tuple[str | int, ...], find: Any, name: str) -> Iterator[Problem]:

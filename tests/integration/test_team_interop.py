@@ -137,6 +137,36 @@ async def test_an_http_mcp_server_with_a_token_from_the_environment(
     assert str(model.requests[1].messages[-1].content).startswith("Result of remote_calculator:\n42\n")
 
 
+async def test_a_tool_node_calls_an_mcp_tool_with_typed_arguments() -> None:
+    text = textwrap.dedent(
+        """\
+        team: convert
+        output: when
+        mcp:
+          time: {command: mcp-server-time, args: [--local-timezone, UTC], timeout: 20}
+        state:
+          task: str
+          when: dict
+        nodes:
+          convert:
+            kind: tool
+            mcp: time
+            tool: convert_time
+            arguments: {source_timezone: UTC, time: "{task}", target_timezone: Asia/Kolkata}
+            reads: [task]
+            writes: [when]
+        topology: {entry: convert, exit: convert}
+        """
+    )
+    team = Team.from_text(text)
+    result = await team.run("12:00")
+    assert result.ok, result.error
+    assert result.output["target"]["datetime"].endswith("T17:30:00+05:30")  # structured content, typed as dict
+    wrong = await team.run("25:99")
+    assert wrong.status == "failed" and "MCPToolError" in (wrong.error or "")
+    assert time_servers() == []
+
+
 async def test_a_dead_mcp_server_or_a_missing_tool_fails_the_run_with_where() -> None:
     text = one_node("mcp: [gone]\n", "mcp:\n  gone: {command: /nonexistent/mcp-server, timeout: 5}")
     result = await Team.from_text(text, registry=Registry(models={"default": ScriptedModel([])})).run("hi")
@@ -166,6 +196,8 @@ async def test_an_a2a_node_asks_an_sdk_server_and_records_its_updates(shouter: s
     result = await team.run("hello", on_event=events.append)
     assert result.ok and result.output == "SAY HELLO"
     assert result.ledger[0].detail == {"updates": ["shouting"]}
+    blocking = await Team.from_text(a2a_node(shouter, "streaming: false\n", prompt="say {task}")).run("bye")
+    assert blocking.ok and blocking.output == "SAY BYE"
     failed = await Team.from_text(a2a_node(shouter, "retries: 1\n")).run("fail")
     assert failed.status == "failed" and failed.ledger[0].attempts == 2
     assert "the remote task ended failed: cannot shout that" in (failed.error or "")

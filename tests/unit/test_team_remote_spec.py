@@ -3,14 +3,17 @@ and says what is allowed; secrets come from the environment, never from the file
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agentcore.errors import UserError
 from agentcore.teams.errors import TeamSpecError
-from agentcore.teams.loader import spec_from_text
+from agentcore.teams.loader import load_spec, spec_from_text
 from agentcore.teams.registry import Registry
 from agentcore.teams.remote import Remotes, a2a_writes, expand, mcp_toolset
 from agentcore.teams.spec import A2ANode, MCPServer
+from agentcore.teams.validate import validate
 
 TEAM = """\
 team: remote
@@ -86,6 +89,20 @@ def test_shape_errors_are_located(before: str, after: str, line: int, field: str
     assert before in TEAM
     [(got_line, got_field, message)] = problems(TEAM.replace(before, after))
     assert (got_line, got_field) == (line, field) and says in message, message
+
+
+def test_a_tool_node_names_a_declared_mcp_server(tmp_path: Path) -> None:
+    text = TEAM.replace(
+        "  peer:\n    kind: a2a\n    url: http://127.0.0.1:9999/\n",
+        "  peer:\n    kind: tool\n    mcp: clock\n    tool: get_current_time\n",
+    ).replace("    token_env: PEER_TOKEN\n    timeout: 30\n    streaming: false\n", "")
+    (tmp_path / "t.yaml").write_text(text)
+    with pytest.raises(TeamSpecError) as caught:
+        validate(*load_spec(tmp_path / "t.yaml"))
+    [problem] = caught.value.problems
+    assert (problem.rule, problem.line, problem.field) == ("unknown-mcp", 21, "nodes.peer.mcp")
+    (tmp_path / "t.yaml").write_text(text.replace("mcp: clock", "mcp: time"))
+    validate(*load_spec(tmp_path / "t.yaml"))  # no registered tool is needed: the server has it
 
 
 def test_a_registered_agent_cannot_also_take_mcp_servers() -> None:
