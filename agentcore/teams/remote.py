@@ -131,7 +131,7 @@ class Remotes:
                     await stack.enter_async_context(toolset_scope(toolset))
                     if label.startswith("mcp."):
                         await self._check_allowlist(label.removeprefix("mcp."), toolset)
-                except (AgentcoreError, OSError) as exc:
+                except Exception as exc:  # any failure to connect ends the run with its name, never a crash
                     raise RemoteUnavailable(f"{label}: cannot connect: {exc}") from exc
             yield
 
