@@ -72,6 +72,9 @@ class Agent(Generic[DepsT, OutputT]):
     # A final answer that only repeats a tool result while a number of the task went into no call is sent back
     # once (agentcore.unfinished): chains joined by "and", "times 3" or nothing at all, not only by "then".
     check_unfinished: bool = True
+    # A final answer, after tool use, with a number that no tool returned and the task does not contain was
+    # computed in the model's head: sent back once with a tool call required (agentcore.unfinished.unsourced).
+    check_sources: bool = True
 
     def __init__(
         self,

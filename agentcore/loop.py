@@ -21,7 +21,7 @@ from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, T
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
-from agentcore.unfinished import premature
+from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
@@ -37,6 +37,7 @@ class LoopSettings:
     output_schema: dict[str, Any] | None = None
     constrain_final: bool = True
     check_unfinished: bool = True  # agentcore.unfinished: a final answer that only repeats a result goes back once
+    check_sources: bool = True  # agentcore.unfinished: a final answer with numbers no tool returned goes back once
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,9 @@ class Run:
     forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
     forced_once: bool = False
     unfinished_checked: bool = False
+    sources_checked: bool = False
+    guess_checked: bool = False
+    stale_checked: bool = False
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"
@@ -126,6 +130,8 @@ class ToolTurn:
         signature = self.call.signature()
         if signature in run.seen_calls:
             return repeated(run, self.call, signature)
+        if stale_call(run, self.call):
+            return ModelTurn()
         decision = await run.deps.chain.before_tool(run.ctx, self.call)
         if isinstance(decision, Veto):
             return vetoed(run, self.call, decision)
@@ -169,6 +175,13 @@ class FinalTurn:
             run.forced = frozenset(spec.name for spec in run.specs)
             run.notice("final answer repeats a tool result while numbers of the task are unused", numbers=pending)
             run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result))
+            return ModelTurn()
+        invented, latest = unsourced_numbers(run, self.content)
+        if invented:
+            # Arithmetic done in the model's head after tool use: a 0.5B model gets it wrong. Once, require a tool.
+            run.forced = frozenset(spec.name for spec in run.specs)
+            run.notice("final answer has numbers no tool returned; a tool call is required", numbers=invented)
+            run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest))
             return ModelTurn()
         try:
             run.output = run.deps.parse_output(self.content)
@@ -261,6 +274,47 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], str]:
     proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [*proposed, *(step.call.arguments for step in done if step.call)]
     return premature(run.ctx.task, answer, result, used), result
+
+
+def good_steps(run: Run) -> list[Step]:
+    return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
+
+
+def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str]:
+    """(the answer's numbers that no tool returned, the latest result); checked once. Before any good call, an
+    answer with numbers to a task with numbers counts too (once more): it was worked out without the tools."""
+    if run.final_only or not run.deps.settings.check_sources or not run.specs:
+        return [], ""
+    done = good_steps(run)
+    if not done:
+        if run.guess_checked:
+            return [], ""
+        run.guess_checked = True
+        return guessed(run.ctx.task, answer), ""
+    if run.sources_checked:
+        return [], ""
+    run.sources_checked = True
+    calls = [step.call.arguments for step in done if step.call]
+    results = [step.result or "" for step in done]
+    return unsourced(run.ctx.task, answer, results, calls), results[-1]
+
+
+def stale_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that takes an earlier call's input where that call's result belongs; the next turn
+    must call the same tool (the model was mid-step)."""
+    if run.stale_checked or not run.deps.settings.check_sources:
+        return False
+    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    taken, result = stale_inputs(call.arguments, earlier, call.name)
+    if not taken:
+        return False
+    run.stale_checked, run.forced = True, frozenset({call.name})
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {' and '.join(taken)} should be the earlier result {result}", True
+    run.notice("tool call reuses an earlier input instead of its result; not run", call=call.signature(), numbers=taken)
+    fixed = ToolCall(call.name, with_result(call.arguments, taken, result))
+    run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
+    return True
 
 
 def build_request(run: Run) -> ModelRequest:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 Role = Literal["system", "user", "assistant"]
 MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
 SectionKind = Literal["instructions", "rules", "tools", "block", "memory"]
-NoticeKind = Literal["retry", "repeat", "missing_tool", "review", "unfinished"]
+NoticeKind = Literal["retry", "repeat", "missing_tool", "review", "unfinished", "unsourced", "stale"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +121,10 @@ class ObservationPart:
 class NoticePart:
     """A loop notice to the model: a retry (`what` failed with `message`), a repeated call (`call` had `result`,
     `latest` is the newest good result), a missing named tool (`names`), a reviewer's objection, or an unfinished
-    chain (`names`: the task's numbers no call used yet; `result`: the answer that only repeated a result)."""
+    chain (`names`: the task's numbers no call used yet; `result`: the answer that only repeated a result), or an
+    unsourced answer (`names`: its numbers that no tool returned; `result`: the latest tool result), or a stale
+    call (it took `names` from an earlier call's input instead of that call's `result`; `call` is the call with
+    the result written in)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

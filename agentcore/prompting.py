@@ -301,6 +301,14 @@ def unfinished_notice(task: str, numbers: Sequence[str], result: str) -> Message
     return render(NoticePart("unfinished", task, result=result, names=tuple(numbers)))
 
 
+def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
+    return render(NoticePart("unsourced", task, result=latest, names=tuple(numbers)))
+
+
+def stale_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
+    return render(NoticePart("stale", task, call=call, result=result, names=tuple(numbers)))
+
+
 def retry_message(task: str, what: str, message: str) -> Message:
     return render(NoticePart("retry", task, what=what, message=message))
 
@@ -323,18 +331,37 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice == "unfinished":
-        numbers = " and ".join(part.names)
-        return (
-            f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "
-            f"{numbers}.\nTask: {task}\nCall a tool for the next step with {clip(part.result)} and {numbers}."
-        )
+    if part.notice in ("unfinished", "unsourced", "stale"):
+        return _check_notice_text(part)
     if part.notice == "review":
         return (
             f"A reviewer found a problem with that answer: {part.message}\nTask: {task}\n"
             "Reply with a corrected final_answer."
         )
     return f"{part.what} failed: {part.message}\nTask: {task}\nTry again."
+
+
+def _check_notice_text(part: NoticePart) -> str:
+    """The answer checks' notices (agentcore.unfinished): a chain stopped early, a number no tool returned, a call
+    that took an earlier input instead of its result."""
+    task, numbers = part.task, " and ".join(part.names)
+    if part.notice == "unfinished":
+        return (
+            f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "
+            f"{numbers}.\nTask: {task}\nCall a tool for the next step with {clip(part.result)} and {numbers}."
+        )
+    if part.notice == "unsourced":
+        latest = f" The latest tool result is {clip(part.result)}." if part.result else ""
+        return (
+            f"No tool returned {' or '.join(part.names)}: do not calculate in your head.{latest}\nTask: {task}\n"
+            "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
+        )
+    fixed = part.call or ToolCall("the tool", {})
+    call = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+    return (
+        f"Not run: {numbers} was the input of an earlier step, whose result is {clip(part.result)}.\n"
+        f"Task: {task}\nCall {fixed.name} with the result instead, for example: {call}"
+    )
 
 
 _ROLES: dict[str, Role] = {

@@ -43,6 +43,7 @@ class RunOwner(Protocol):
     instructions_text: str
     follow_steps: bool
     check_unfinished: bool
+    check_sources: bool
     max_tokens: int
     retries: int
     think: int
@@ -156,6 +157,7 @@ class RunDriver:
             output_schema=agent.output_schema(),
             constrain_final=agent.constrain_final,
             check_unfinished=agent.check_unfinished,
+            check_sources=agent.check_sources,
         )
 
     def _started(self) -> RunStarted:

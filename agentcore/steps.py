@@ -4,8 +4,11 @@ Measured on Qwen2.5-Coder-0.5B (12 chained tasks of bench/tasks/chain.jsonl): a 
 (it answers with the lookup instead of multiplying it) or jumps to the last step first (`calculator("3 *
 laptop_price")`). When the loop knows the task's steps it can name the current one and, once the first step
 ran, refuse a final answer while steps remain (before it the model may still answer: "then" in a story).
-Only steps the user wrote out are used: splitting on "then" is deterministic and cannot
-invent work; a task without such markers has no plan and the loop behaves as before.
+Only steps the user wrote out are used: splitting is deterministic and cannot invent work. A task splits at
+"then", and at "and" or a comma when an instruction verb follows ("look up the price of a tablet and multiply
+it by 4", "convert 10 feet to meters, convert 5 yards to meters, and add the two lengths"): "3 monitors and 2
+keyboards" joins nouns, not steps. Quoted text is material, never split. A task without such markers has no
+plan and the loop behaves as before.
 """
 
 from __future__ import annotations
@@ -19,17 +22,107 @@ _THEN = re.compile(r"\s*(?:[,;]\s*(?:and\s+)?|\.\s+|\s+and\s+)then\b[,:]?\s*", r
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 _CONDITION = re.compile(r"(?:if|when|whenever|unless|once)\b", re.IGNORECASE)
 MAX_STEPS = 6
+# Verbs that open an instruction a tool carries out: lookups, arithmetic, text and file operations. A general
+# lexicon of imperatives, not the benchmark's phrasings.
+STEP_VERBS = frozenset(
+    [
+        "add",
+        "append",
+        "calculate",
+        "check",
+        "compute",
+        "convert",
+        "copy",
+        "count",
+        "delete",
+        "divide",
+        "double",
+        "download",
+        "email",
+        "extract",
+        "fetch",
+        "find",
+        "format",
+        "get",
+        "halve",
+        "list",
+        "load",
+        "look",
+        "merge",
+        "move",
+        "multiply",
+        "open",
+        "post",
+        "print",
+        "query",
+        "read",
+        "remove",
+        "rename",
+        "replace",
+        "reverse",
+        "round",
+        "save",
+        "schedule",
+        "search",
+        "send",
+        "sort",
+        "square",
+        "store",
+        "subtract",
+        "sum",
+        "summarise",
+        "summarize",
+        "total",
+        "translate",
+        "upload",
+        "write",
+    ]
+)
+_AND_VERB = re.compile(
+    r"\s*,\s*(?:and\s+)?(?=(?:%s)\b)|\s+and\s+(?=(?:%s)\b)" % (("|".join(sorted(STEP_VERBS)),) * 2),
+    re.IGNORECASE,
+)
+# Quoted material: 'a b and c' is one argument. Apostrophes inside words ("tablet's") are not quotes.
+_QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)|\"[^\"]*\"")
 
 
 def split_steps(task: str) -> tuple[str, ...]:
     """The task's explicit steps, in order; () when it has fewer than two (or an implausible number)."""
-    parts = [part.strip() for part in _THEN.split(task.strip())]
+    masked, quotes = _mask_quotes(task.strip())
+    parts = [clause.strip() for part in _THEN.split(masked) for clause in _and_clauses(part)]
+    parts = [_unmask(part, quotes) for part in parts]
     if len(parts) < 2 or len(parts) > MAX_STEPS or not all(parts):
         return ()
     steps = [_SENTENCE_END.split(part)[-1] if index == 0 else part for index, part in enumerate(parts)]
     if _CONDITION.match(steps[0]):
         return ()  # "If it rains, then take an umbrella" is one conditional step, not a chain
     return tuple(step.rstrip(" .") for step in steps)
+
+
+def _and_clauses(part: str) -> list[str]:
+    """A "then" part split where "and" or a comma opens a new instruction; only in its last sentence (an earlier
+    sentence is context: "A tablet costs more. Look up ...")."""
+    head, _, last = part.rpartition(". ")
+    clauses = _AND_VERB.split(last)
+    if len(clauses) == 1:
+        return [part]
+    if head:
+        clauses[0] = f"{head}. {clauses[0]}"
+    return clauses
+
+
+def _mask_quotes(text: str) -> tuple[str, list[str]]:
+    quotes: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        quotes.append(match.group())
+        return f"\x00{len(quotes) - 1}\x00"
+
+    return _QUOTED.sub(keep, text), quotes
+
+
+def _unmask(text: str, quotes: list[str]) -> str:
+    return re.sub("\x00(\\d+)\x00", lambda m: quotes[int(m.group(1))], text)
 
 
 @dataclass(slots=True)

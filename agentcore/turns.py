@@ -108,6 +108,12 @@ def final_branch(output_schema: dict[str, Any] | None, max_string: int = MAX_STR
     }
 
 
+def final_string_limit(max_tokens: int) -> int:
+    """A free-text answer closes before max_tokens runs out: a digit is one token, so a runaway "1.5 * 1.25 * ..."
+    answer would otherwise be cut mid-string, unparseable, on every retry. 12 tokens cover the JSON around it."""
+    return max(16, min(MAX_STRING, max_tokens - 12))
+
+
 def with_thought(branch: dict[str, Any], chars: int) -> dict[str, Any]:
     """The branch with a bounded "thought" string first: the model names the next step before choosing it."""
     thought = {"thought": {"type": "string", "maxLength": chars}}
@@ -120,7 +126,7 @@ def turn_schema(request: ModelRequest) -> dict[str, Any] | None:
         return None
     branches = [tool_branch(spec) for spec in request.tools]
     if request.allow_final or not branches:
-        branches.append(final_branch(request.output_schema))
+        branches.append(final_branch(request.output_schema, final_string_limit(request.max_tokens)))
     if request.think > 0:
         branches = [with_thought(branch, request.think) for branch in branches]
     return branches[0] if len(branches) == 1 else {"oneOf": branches}

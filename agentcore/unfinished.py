@@ -69,6 +69,67 @@ def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any
     return unused_numbers(task, calls)
 
 
+def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[dict[str, Any]]) -> list[str]:
+    """The answer's numbers that no tool returned and neither the task nor a call contains: computed in the
+    model's head ("329 * 4" answered as 1458; 123456 / 64 = 1929 reported as 2222). A number rounded from a
+    known one (56.32704 as 56.33) counts as known."""
+    known = {abs(n) for text in (task, *results) for n in numbers_in(text)}
+    known |= {abs(value) for arguments in calls for value in _values(arguments)}
+    text = _THOUSANDS.sub("", _json_text(answer.strip()))
+    found = [match.group() for match in _NUMBER.finditer(text)]
+    return list(dict.fromkeys(n for n in found if not any(_rounds_to(k, n) for k in known)))
+
+
+def guessed(task: str, answer: str) -> list[str]:
+    """The answer's numbers, when no tool ran and the task has numbers of its own: "5 miles a day, in km over 7
+    days" answered 1.5 was worked out from 5 and 7 without the tools offered."""
+    if not numbers_in(task):
+        return []
+    text = _THOUSANDS.sub("", _json_text(answer.strip()))
+    return list(dict.fromkeys(match.group() for match in _NUMBER.finditer(text)))
+
+
+def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: str) -> tuple[list[str], str]:
+    """(numbers this call takes from an earlier call's input, that call's result) when the call uses none of the
+    earlier results: "8 feet in cm (243.84), minus 50 cm" called as calculator("8 - 50"). Only across tools: the
+    same tool on the same number again ("5 miles in km, and in m") is a new step, not a lost result."""
+    mine = {round(abs(v), 12) for v in _values(arguments)}
+    results = {round(abs(n), 12) for _, _, result in earlier for n in numbers_in(result)}
+    if not mine or mine & results:
+        return [], ""
+    for name, inputs, result in reversed(earlier):
+        taken = mine & {round(abs(v), 12) for v in _values(inputs)}
+        if name != tool and taken and numbers_in(result):
+            return [_plain(n) for n in sorted(taken)], result
+    return [], ""
+
+
+def with_result(arguments: Any, numbers: Sequence[str], result: str) -> Any:
+    """The call's arguments with the stale input numbers written as the earlier result: the fix spelled out, since
+    "use 243.84 in place of 8" alone came back as calculator("243.84 - 8")."""
+    stale = {float(n) for n in numbers}
+    if not _NUMBER.fullmatch(result.strip()):
+        return arguments  # "243.84 cm" is no number to write into an expression
+    if isinstance(arguments, dict):
+        return {key: with_result(value, numbers, result) for key, value in arguments.items()}
+    if isinstance(arguments, list):
+        return [with_result(value, numbers, result) for value in arguments]
+    if isinstance(arguments, int | float) and not isinstance(arguments, bool) and float(arguments) in stale:
+        return float(result)
+    if isinstance(arguments, str):
+        return _NUMBER.sub(lambda m: result.strip() if float(m.group()) in stale else m.group(), arguments)
+    return arguments
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if number == int(number) else str(number)
+
+
+def _rounds_to(value: float, written: str) -> bool:
+    decimals = len(written.partition(".")[2])
+    return abs(value - float(written)) <= 0.5 * 10.0**-decimals + 1e-9
+
+
 def _json_text(answer: str) -> str:
     try:
         value = json.loads(answer)

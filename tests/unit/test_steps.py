@@ -44,6 +44,12 @@ def calculator(expression: str) -> str:
             ("Convert 3 miles to feet", "divide the result by 2"),
         ),
         ("Read the file and then summarise it", ("Read the file", "summarise it")),
+        # "and" or a comma before an instruction verb, outside quotes, also opens a step
+        ("Look up the price of a lamp and double it.", ("Look up the price of a lamp", "double it")),
+        ("Count the words in 'sort and add' and square it", ("Count the words in 'sort and add'", "square it")),
+        ("Fetch a, fetch b, and add the two", ("Fetch a", "fetch b", "add the two")),
+        ("A lamp is on sale. Look it up and halve it", ("Look it up", "halve it")),
+        ("Get x, then read y and sum both", ("Get x", "read y", "sum both")),
     ],
 )
 def test_split_steps_follows_the_users_then(task: str, steps: tuple[str, ...]) -> None:
@@ -55,6 +61,9 @@ def test_split_steps_follows_the_users_then(task: str, steps: tuple[str, ...]) -
     [
         "What is 347 * 29?",
         "What is the total price of one keyboard and one mouse?",
+        "What do 3 monitors and 2 keyboards cost?",  # "and" between nouns
+        "Reverse 'look and add' please",  # quoted material
+        "What is the tablet's price and its weight?",
         "If it rains, then take an umbrella",  # "then" without a clause break is not a chain
         "Authenticate first, then",  # an empty step is not a plan
         ", then ".join(f"step {i}" for i in range(8)),  # too many to be a plan a small model can follow

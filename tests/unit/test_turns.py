@@ -17,6 +17,7 @@ from agentcore.turns import (
     MAX_STRING,
     bound_schema,
     final_branch,
+    final_string_limit,
     parse_turn,
     response_from_text,
     turn_schema,
@@ -54,7 +55,7 @@ def test_tools_and_final_answer_are_one_of_branches() -> None:
     final = branches[2]
     assert final["required"] == [FINAL_KEY]
     assert final["properties"][FINAL_KEY] == {
-        "anyOf": [{"type": "string", "maxLength": MAX_STRING}, {"type": "number"}]
+        "anyOf": [{"type": "string", "maxLength": final_string_limit(256)}, {"type": "number"}]
     }
 
 
@@ -84,7 +85,7 @@ def test_no_tools_and_no_output_schema_unconstrained_is_free_text() -> None:
 def test_constrained_request_without_tools_still_gets_the_final_schema() -> None:
     """Agent.constrain_final: a tool-less (or final-only) turn is still one clean JSON final answer."""
     constrained = ModelRequest(messages=MESSAGES, tools=(), output_schema=None, constrain=True)
-    assert turn_schema(constrained) == final_branch(None)
+    assert turn_schema(constrained) == final_branch(None, final_string_limit(constrained.max_tokens))
     assert response_from_text('{"final_answer": "hi"}', constrained).content == "hi"
     with pytest.raises(ModelError):
         response_from_text("hi", constrained)
@@ -251,3 +252,11 @@ def test_think_puts_a_bounded_thought_first_in_every_branch() -> None:
         assert branch["properties"]["thought"]["maxLength"] == 40 and "thought" in branch["required"]
     content, call = parse_turn('{"thought": "add them", "tool": "calc", "arguments": {"e": "1+2"}}', request)
     assert content is None and call is not None and call.arguments == {"e": "1+2"}
+
+
+def test_a_free_text_answer_closes_before_max_tokens() -> None:
+    """A digit is one token: a runaway "1.5 * 1.25 * ..." answer must close its string before max_tokens ends."""
+    assert final_string_limit(256) == 244 and final_string_limit(4096) == MAX_STRING and final_string_limit(8) == 16
+    short = ModelRequest(messages=MESSAGES, tools=(), constrain=True, max_tokens=64)
+    schema = turn_schema(short)
+    assert schema is not None and schema["properties"][FINAL_KEY]["anyOf"][0]["maxLength"] == 52

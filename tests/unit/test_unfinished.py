@@ -1,4 +1,5 @@
-"""A final answer that only repeats a tool result while a number of the task is unused goes back once."""
+"""Final answers that stop a chain early (a repeated result, task numbers unused) or bring numbers no tool returned
+(arithmetic in the model's head) go back once."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import premature, unused_numbers
+from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, unused_numbers, with_result
 
 
 @tool
@@ -68,3 +69,131 @@ async def test_the_check_can_be_switched_off() -> None:
 
     model = ScriptedModel([call("lookup", key="laptop"), "899"])
     assert (await Trusting(model, tools=[lookup]).run("What is the laptop price times 3?")).output == "899"
+
+
+@pytest.mark.parametrize(
+    ("task", "answer", "results", "calls", "invented"),
+    [
+        ("Look up the tablet price and multiply it by 4.", "1458", ["329"], [{"key": "tablet"}], ["1458"]),
+        ("What is 123456 / 64?", "2222", ["1929"], [{"expression": "123456 / 64"}], ["2222"]),
+        ("What is 123456 / 64?", "1929", ["1929"], [{"expression": "123456 / 64"}], []),
+        ("Convert 35 miles to km.", "about 56.33 km", ["56.32704"], [{"value": 35}], []),  # rounded from a result
+        ("What is 4821 * 376?", "1,812,696", ["1812696"], [{"expression": "4821 * 376"}], []),
+        ("Price of a chair plus 10?", '{"total": 95}', ["85", "95"], [{"key": "chair"}], []),  # an earlier result
+        ("Price of a chair?", "It costs 85 dollars, about 80 euros", ["85"], [{"key": "chair"}], ["80"]),
+        ("Reverse 'abc'.", "cba", ["cba"], [{"text": "abc"}], []),
+    ],
+)
+def test_unsourced(
+    task: str, answer: str, results: list[str], calls: list[dict[str, object]], invented: list[str]
+) -> None:
+    assert unsourced(task, answer, results, calls) == invented
+
+
+async def test_a_number_no_tool_returned_goes_back_once_with_a_tool_required() -> None:
+    model = ScriptedModel([call("lookup", key="laptop"), "2700", call("calculator", expression="899*3"), "2697"])
+    result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
+    assert result.output == "2697"
+    notice = model.requests[2].messages[-1].content
+    assert "No tool returned 2700" in notice and "899" in notice
+    assert not model.requests[2].allow_final and model.requests[2].tools
+    assert any(e["kind"] == "notice" and e.get("numbers") == ["2700"] for e in result.trace)
+
+
+async def test_an_unsourced_answer_is_sent_back_only_once() -> None:
+    model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "2699"])
+    result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
+    assert result.output == "2699" and len(model.requests) == 4
+
+
+async def test_answers_without_tool_use_are_not_checked_for_sources() -> None:
+    model = ScriptedModel(["8"])
+    assert (await Agent(model, tools=[calculator]).run("How many legs does a spider have?")).output == "8"
+
+
+async def test_the_source_check_can_be_switched_off() -> None:
+    class Trusting(Agent[None, str]):
+        check_sources = False
+
+    model = ScriptedModel([call("lookup", key="laptop"), "2700"])
+    assert (await Trusting(model, tools=[lookup]).run("Look up the laptop price; what do 3 cost?")).output == "2700"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "earlier", "tool", "stale"),
+    [
+        # 8 ft -> 243.84 cm, then "8 - 50": the input again instead of the result
+        ({"expression": "8 - 50"}, [("unit_convert", {"value": 8}, "243.84")], "calculator", (["8"], "243.84")),
+        ({"expression": "243.84 - 50"}, [("unit_convert", {"value": 8}, "243.84")], "calculator", ([], "")),
+        ({"value": 5, "to_unit": "m"}, [("unit_convert", {"value": 5}, "8.04672")], "unit_convert", ([], "")),
+        ({"expression": "3 * 2"}, [("lookup", {"key": "chair"}, "85")], "calculator", ([], "")),  # no number went in
+        ({"text": "abc"}, [("unit_convert", {"value": 8}, "243.84")], "reverse_string", ([], "")),
+    ],
+)
+def test_stale_inputs(
+    arguments: dict[str, object], earlier: list[tuple[str, object, str]], tool: str, stale: tuple[list[str], str]
+) -> None:
+    assert stale_inputs(arguments, earlier, tool) == stale
+
+
+@tool
+def feet_to_cm(feet: float) -> str:
+    """Convert feet to centimeters."""
+    return str(round(feet * 30.48, 2))
+
+
+async def test_a_call_that_reuses_an_input_instead_of_its_result_is_held_back_once() -> None:
+    model = ScriptedModel(
+        [
+            call("feet_to_cm", feet=8),
+            call("calculator", expression="8*2"),  # 8 again, not 243.84: held back
+            call("calculator", expression="2*2"),
+            "4",
+        ]
+    )
+    result = await Agent(model, tools=[feet_to_cm, calculator]).run("A board is 8 feet. Double its length in cm.")
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith("Not run: 8 was the input of an earlier step, whose result is 243.84")
+    assert notice.endswith('for example: {"tool": "calculator", "arguments": {"expression": "243.84*2"}}')
+    assert [t.name for t in model.requests[2].tools] == ["calculator"] and not model.requests[2].allow_final
+    ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
+    assert ran == [{"feet": 8}, {"expression": "2*2"}]  # the held-back call never ran
+
+
+@pytest.mark.parametrize(
+    ("task", "answer", "numbers"),
+    [
+        ("A runner covers 5 miles a day. How many km over 7 days?", "1.5", ["1.5"]),
+        ("The oven is at 350 F. What is that in C plus 25?", '"350.0"', ["350.0"]),
+        ("How many legs does a spider have?", "8", []),  # no numbers in the task: nothing to compute from
+        ("Reverse 'abc 12'.", "cba", []),
+    ],
+)
+def test_guessed(task: str, answer: str, numbers: list[str]) -> None:
+    assert guessed(task, answer) == numbers
+
+
+async def test_a_numeric_answer_to_a_task_with_numbers_needs_a_tool_once() -> None:
+    model = ScriptedModel(["1.5", call("calculator", expression="5*7"), "35"])
+    result = await Agent(model, tools=[calculator]).run("Walk 5 km a day. How far in 7 days?")
+    assert result.output == "35"
+    assert model.requests[1].messages[-1].content.startswith("No tool returned 1.5: do not calculate in your head.")
+    assert not model.requests[1].allow_final
+
+
+async def test_a_guess_and_then_an_unsourced_answer_are_each_sent_back_once() -> None:
+    model = ScriptedModel(
+        ["1.5", call("calculator", expression="5*7"), "36", call("calculator", expression="6*6"), "36"]
+    )
+    result = await Agent(model, tools=[calculator]).run("Walk 5 km a day. How far in 7 days?")
+    assert result.output == "36"
+    assert model.requests[3].messages[-1].content.startswith("No tool returned 36: do not calculate in your head.")
+
+
+def test_with_result_writes_the_result_where_the_input_was() -> None:
+    assert with_result({"expression": "8 - 50", "n": 8, "k": [8, 9]}, ["8"], "243.84") == {
+        "expression": "243.84 - 50",
+        "n": 243.84,
+        "k": [243.84, 9],
+    }
+    assert with_result({"expression": "8 - 50"}, ["8"], "243.84 cm") == {"expression": "8 - 50"}  # not a number

@@ -97,7 +97,7 @@ def evaluate(expression: str) -> Number:
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise ValueError(f"cannot parse {expression!r} as arithmetic; check brackets and operators") from None
+        raise ValueError(f"cannot parse {expression!r} as arithmetic; {_parse_hint(text)}") from None
     try:
         return _eval(tree.body)
     except ZeroDivisionError:
@@ -106,6 +106,16 @@ def evaluate(expression: str) -> Number:
         raise ValueError("the result is too large") from None
     except RecursionError:
         raise ValueError("the expression is nested too deeply") from None
+
+
+# A small model writes the value it has not fetched yet ("6 * (price of printer)"): say where numbers come from.
+_WORDS_HINT = "The calculator takes numbers only: get a missing value with another tool first."
+_WORD = re.compile(r"[A-Za-z_]{2,}")
+
+
+def _parse_hint(text: str) -> str:
+    words = [w for w in _WORD.findall(text) if w not in _CONSTANTS and w not in _FUNCTIONS]
+    return f"it has words ({' '.join(words[:6])}). {_WORDS_HINT}" if words else "check brackets and operators"
 
 
 def format_number(value: Number) -> str:
@@ -129,7 +139,7 @@ def _eval(node: ast.expr) -> Number:
         return _checked(node.value)
     if isinstance(node, ast.Name):
         if node.id not in _CONSTANTS:
-            raise ValueError(f"unknown name {node.id!r}; known constants are pi and e")
+            raise ValueError(f"unknown name {node.id!r}; known constants are pi and e. {_WORDS_HINT}")
         return _CONSTANTS[node.id]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd | ast.USub):
         value = _eval(node.operand)

@@ -1,0 +1,41 @@
+"""The chain checks on the real model (issue #12): steps joined by "and", and answers worked out without a tool."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore import Agent
+from agentcore.models.llamacpp import LlamaCppModel
+from agentcore.tools.builtin import builtin_toolset
+
+pytestmark = pytest.mark.real_model
+
+PRICES = {"monitor": 215.0, "desk": 310.0}
+
+
+def price(product: str) -> float:
+    """Price of a product in dollars (monitor, desk)."""
+    return PRICES[product.lower().strip()]
+
+
+def miles_to_km(miles: float) -> float:
+    """Convert miles to kilometers."""
+    return round(miles * 1.609344, 6)
+
+
+async def test_steps_joined_by_and_are_followed_to_the_end(qwen: LlamaCppModel) -> None:
+    """Before "and" opened a step this model answered with the price alone (or its own product)."""
+    agent: Agent[None, str] = Agent(qwen, tools=[price, builtin_toolset(["calculator"])])
+    result = await agent.run("Look up the price of a monitor and multiply it by 4.")
+    called = [step.call.name for step in result.steps if step.call is not None and not step.tool_error]
+    assert called == ["price", "calculator"]
+    assert "860" in str(result.output)
+
+
+async def test_an_answer_worked_out_in_the_head_goes_back_for_a_tool(qwen: LlamaCppModel) -> None:
+    """The model answered this from the task's numbers with no call; the check requires one."""
+    agent: Agent[None, str] = Agent(qwen, tools=[miles_to_km, builtin_toolset(["calculator"])])
+    result = await agent.run("A runner covers 5 miles each day. How many kilometers is that over 7 days?")
+    notices = [e for e in result.trace if e["kind"] == "notice" and "no tool returned" in e["message"]]
+    assert notices, "the first answer had no tool behind it and was not sent back"
+    assert any(step.call is not None for step in result.steps)
