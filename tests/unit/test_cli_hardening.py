@@ -22,7 +22,7 @@ from agentcore.messages import Message, ModelRequest
 from agentcore.models import registry
 from agentcore.models.openai_compat import OpenAICompatModel
 from agentcore.models.registry import ResolvedModel
-from agentcore.testing import FunctionModel, Heartbeat, ScriptedModel
+from agentcore.testing import FunctionModel, Heartbeat, ScriptedModel, call
 
 REQUEST = ModelRequest(messages=(Message("user", "hi"),), constrain=False, max_tokens=8)
 
@@ -161,7 +161,8 @@ def test_a_failed_run_prints_its_error_on_stderr_and_nothing_on_stdout(
 def test_a_successful_run_prints_only_the_answer_on_stdout(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake_loader(monkeypatch, ScriptedModel(["4"]))
+    # The CLI offers the calculator, so an answer worked out without it is sent back once (agentcore.unfinished).
+    fake_loader(monkeypatch, ScriptedModel([call("calculator", expression="2 + 2"), "4"]))
     code, out, err = run_cli(capsys, "run", "What is 2 + 2?")
     assert (code, out) == (0, "4\n")
     assert "ledger:" in err
@@ -450,10 +451,10 @@ def test_the_cli_loads_the_model_before_the_run_with_progress_on_stderr(
     async def load_async(spec: object, *, progress: Any = None, **settings: Any) -> object:
         calls.append((spec, settings))
         progress("loading model fake ...")
-        return ScriptedModel(["4"])
+        return ScriptedModel(["Paris"])
 
     monkeypatch.setattr("agentcore.models.loader.load_model_async", load_async, raising=False)
-    code, out, err = run_cli(capsys, "run", "--n-ctx", "2048", "--threads", "2", "What is 2 + 2?")
-    assert (code, out) == (0, "4\n")
+    code, out, err = run_cli(capsys, "run", "--n-ctx", "2048", "--threads", "2", "What is the capital of France?")
+    assert (code, out) == (0, "Paris\n")
     assert calls == [(None, {"n_ctx": 2048, "n_threads": 2, "n_gpu_layers": 0})]
     assert err.splitlines()[0] == "loading model fake ..."
