@@ -11,8 +11,10 @@ setup:
 demo: setup
 	$(BIN)/python examples/demo.py
 
+# Then the official MCP conformance suite (~1 min; its first run installs Node 22 and the suite from npm into .interop/).
 test: setup
 	$(BIN)/python -m pytest -q
+	./scripts/interop.sh
 
 test-unit: setup
 	$(BIN)/python -m pytest -q tests/unit

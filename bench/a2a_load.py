@@ -1,8 +1,9 @@
 """A2A load on loopback: N concurrent tasks from the official a2a-sdk client against `agentcore a2a serve`'s app
-with a scripted model. Prints p50/p99 latency and checks that no task was lost or duplicated (every answer
-arrives once, every task id is distinct and completed in the server's store). Numbers, never pass/fail.
+with a scripted model (`--team`: a two-node team file, published as `a2a serve --team` does). Prints p50/p99
+latency and checks that no task was lost or duplicated (every answer arrives once, every task id is distinct and
+completed in the server's store). Numbers, never pass/fail.
 
-    .venv/bin/python -m bench.a2a_load [--tasks 200] [--stream]
+    .venv/bin/python -m bench.a2a_load [--tasks 200] [--stream] [--team]
 """
 
 from __future__ import annotations
@@ -24,6 +25,16 @@ from agentcore import Agent
 from agentcore.protocols.a2a_server import build_app
 from agentcore.testing import FunctionModel
 
+TEAM = """
+team: echo
+output: answer
+state: {task: str, draft: str, answer: str}
+nodes:
+  echo: {prompt: "{task}", reads: [task], writes: [draft]}
+  copy: {kind: function, function: passthrough, reads: [draft], writes: [answer]}
+topology: {entry: echo, exit: copy, edges: [{from: echo, to: copy}]}
+"""
+
 
 async def echo(request: Any) -> str:
     await asyncio.sleep(0.01)  # a model call's await, so the tasks really interleave
@@ -43,12 +54,23 @@ async def one(client: Any, index: int) -> tuple[float, str, str]:
     return time.perf_counter() - started, task_id, answer
 
 
-async def main(tasks: int, stream: bool) -> None:
+async def published(url: str, team: bool) -> Any:
+    if not team:
+        return await build_app(Agent(FunctionModel(echo), name="echo"), url=url)
+    from agentcore.protocols.a2a_team import build_team_app
+    from agentcore.teams import Registry, Team
+
+    return await build_team_app(
+        Team.from_text(TEAM, registry=Registry(models={"default": FunctionModel(echo)})), url=url
+    )
+
+
+async def main(tasks: int, stream: bool, team: bool = False) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}/"
-    app = await build_app(Agent(FunctionModel(echo), name="echo"), url=url)
+    app = await published(url, team)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     serving = asyncio.create_task(server.serve())
     while not server.started:
@@ -67,17 +89,20 @@ async def main(tasks: int, stream: bool) -> None:
     ids = {tid for _, tid, _ in results}
     completed = sum(TaskState.Name(t.status.state) == "TASK_STATE_COMPLETED" for t in states)
     lost = len(set(f"echo {i}" for i in range(tasks)) - set(answers))
-    print(f"a2a load: {tasks} concurrent tasks ({'stream' if stream else 'send'}), wall {wall:.2f}s")
+    what = "a team of 2 nodes" if team else "an agent"
+    print(f"a2a load: {tasks} concurrent tasks to {what} ({'stream' if stream else 'send'}), wall {wall:.2f}s")
     print(f"  latency p50 {statistics.median(latencies):.0f} ms, p99 {latencies[int(0.99 * (tasks - 1))]:.0f} ms,"
           f" max {latencies[-1]:.0f} ms")  # fmt: skip
     print(f"  lost {lost}, duplicated answers {len(answers) - len(set(answers))}, distinct task ids {len(ids)},"
           f" completed in the store {completed}")  # fmt: skip
-    print(f"  reproduce: .venv/bin/python -m bench.a2a_load --tasks {tasks}{' --stream' if stream else ''}")
+    flags = (" --stream" if stream else "") + (" --team" if team else "")
+    print(f"  reproduce: .venv/bin/python -m bench.a2a_load --tasks {tasks}{flags}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--tasks", type=int, default=200)
     parser.add_argument("--stream", action="store_true")
+    parser.add_argument("--team", action="store_true", help="publish a two-node team file instead of an agent")
     options = parser.parse_args()
-    asyncio.run(main(options.tasks, options.stream))
+    asyncio.run(main(options.tasks, options.stream, options.team))

@@ -6,6 +6,7 @@ passes through every wrapper (filters, Tool-Guard) unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -177,25 +178,48 @@ def as_toolset(tools: Toolset | Iterable[Tool | Callable[..., Any] | Toolset] | 
     return CombinedToolset([FunctionToolset(functions), *toolsets])
 
 
-_open_scopes: dict[int, int] = {}
+class _Shared:
+    """One toolset connection shared by the runs inside its scope; `users` counts runs inside or waiting."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+        self.open = False
+
+
+_shared: dict[int, _Shared] = {}
 
 
 @contextlib.asynccontextmanager
 async def toolset_scope(toolset: Toolset) -> AsyncIterator[None]:
     """Connect a toolset that is an async context manager (an MCP server, say) for the run, unless it is already
     open (the user entered it once for many runs). Concurrent runs share one connection: the first run in opens
-    it, the last one out closes it."""
-    if not hasattr(toolset, "__aenter__") or (getattr(toolset, "is_open", False) and id(toolset) not in _open_scopes):
+    it (runs that start meanwhile wait for it rather than open a second), the last one out closes it."""
+    if not hasattr(toolset, "__aenter__") or (getattr(toolset, "is_open", False) and id(toolset) not in _shared):
         yield
         return
     key = id(toolset)
-    if _open_scopes.get(key, 0) == 0:
-        await toolset.__aenter__()
-    _open_scopes[key] = _open_scopes.get(key, 0) + 1
+    shared = _shared.setdefault(key, _Shared())
+    shared.users += 1
+    try:
+        async with shared.lock:
+            if not shared.open:
+                await toolset.__aenter__()
+                shared.open = True
+    except BaseException:
+        await _leave(key, shared, toolset)
+        raise
     try:
         yield
     finally:
-        _open_scopes[key] -= 1
-        if _open_scopes[key] == 0:
-            del _open_scopes[key]
-            await toolset.__aexit__(None, None, None)  # type: ignore[attr-defined]
+        await _leave(key, shared, toolset)
+
+
+async def _leave(key: int, shared: _Shared, toolset: Any) -> None:
+    async with shared.lock:
+        shared.users -= 1
+        if shared.users == 0:
+            del _shared[key]
+            if shared.open:
+                shared.open = False
+                await toolset.__aexit__(None, None, None)

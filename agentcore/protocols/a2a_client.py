@@ -108,12 +108,13 @@ class A2AAgentToolset(ToolsetOps):
     def tool_settings(self, name: str) -> tuple[float | None, int]:
         return None, 1  # ask() enforces the timeout itself, so that it can cancel the remote task first
 
-    async def ask(self, task: str) -> str:
-        """Send `task`, wait (at most `timeout`) for the remote task to end, and return its answer text."""
+    async def ask(self, task: str, on_update: Callable[[str], None] | None = None) -> str:
+        """Send `task`, wait (at most `timeout`) for the remote task to end, and return its answer text. Status
+        messages go to `on_update` (default: the toolset's)."""
         self._require()
         state = _TaskState()
         try:
-            await asyncio.wait_for(self._send(task, state), self.timeout)
+            await asyncio.wait_for(self._send(task, state, on_update or self.on_update), self.timeout)
         except TimeoutError:
             await self._cancel_remote(state.task_id)
             raise A2AError(f"the A2A agent at {self.url} did not finish within {self.timeout}s") from None
@@ -122,13 +123,13 @@ class A2AAgentToolset(ToolsetOps):
             raise
         return state.answer()
 
-    async def _send(self, task: str, state: _TaskState) -> None:
+    async def _send(self, task: str, state: _TaskState, on_update: Callable[[str], None] | None) -> None:
         from a2a.types import Message, Part, Role, SendMessageRequest
 
         message = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=[Part(text=task)])
         try:
             async for event in self._client.send_message(SendMessageRequest(message=message)):
-                state.take(event, self.on_update)
+                state.take(event, on_update)
         except A2AError:
             raise
         except Exception as exc:

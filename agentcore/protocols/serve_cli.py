@@ -2,7 +2,8 @@
 
 What to publish comes from built-in tools (`--tools calculator,files`), agents on a model (`--agent NAME`, which
 runs on `--model` with those tools), and the user's own objects by import path (`--object pkg.mod:thing`, a
-toolset or an Agent). Models load on the first task, so a server starts in moments.
+toolset or an Agent). Models load on the first task, so a server starts in moments. `a2a serve --team FILE`
+publishes a team file instead (its `--model` is loaded first, as the team's default model).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ def add_parsers(sub: Any) -> None:
     _serve_flags(mcp_sub.add_parser("serve", help="publish a toolset and agents as an MCP server"), 8000, True)
     a2a = sub.add_parser("a2a", help="serve an agent over A2A")
     a2a_sub = a2a.add_subparsers(dest="action", required=True)
-    _serve_flags(a2a_sub.add_parser("serve", help="publish an agent as an A2A server"), 9999, False)
+    a2a_serve = a2a_sub.add_parser("serve", help="publish an agent, or a team file, as an A2A server")
+    _serve_flags(a2a_serve, 9999, False)
+    a2a_serve.add_argument("--team", default=None, help="publish this team file (YAML) instead of an agent")
 
 
 def _serve_flags(parser: argparse.ArgumentParser, port: int, stdio: bool) -> None:
@@ -101,7 +104,7 @@ async def serve_mcp(args: argparse.Namespace) -> int:
 
 
 async def serve_a2a(args: argparse.Namespace) -> int:
-    """`agentcore a2a serve`: the one agent the flags name, on uvicorn."""
+    """`agentcore a2a serve`: the team file (`--team`) or the one agent the flags name, on uvicorn."""
     import uvicorn
 
     from agentcore.protocols.a2a_server import TOKEN_ENV, build_app
@@ -109,12 +112,32 @@ async def serve_a2a(args: argparse.Namespace) -> int:
 
     token = token_from(args, TOKEN_ENV)
     check_exposure(args.host, token, TOKEN_ENV)  # before anything is built
+    url = f"http://{args.host}:{args.port}/"
+    if args.team:
+        app = await _team_app(args, url, token)
+        await uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")).serve()
+        return 0
     _, agents = published(args)  # the agent carries its own tools
     if len(agents) != 1:
         raise UserError(
             f"a2a serve publishes exactly one agent (--agent NAME or --object mod:agent), got {len(agents)}"
         )
-    url = f"http://{args.host}:{args.port}/"
     app = await build_app(agents[0], url=url, host=args.host, token=token, max_body=args.max_body)
     await uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")).serve()
     return 0
+
+
+async def _team_app(args: argparse.Namespace, url: str, token: str | None) -> Any:
+    """`a2a serve --team FILE`: the team file, validated before anything listens; `--model` is its default model."""
+    from agentcore.protocols.a2a_team import build_team_app
+    from agentcore.teams.engine import Team
+    from agentcore.teams.registry import Registry
+
+    if args.agent or args.object:
+        raise UserError("a2a serve publishes one thing: --team FILE, or one agent (--agent / --object), not both")
+    team = Team.load(args.team)  # a bad file stops here, each problem with its line
+    if args.model is not None:
+        from agentcore.models.loader import load_model_async
+
+        team = Team.load(args.team, registry=Registry(models={"default": await load_model_async(args.model)}))
+    return await build_team_app(team, url=url, host=args.host, token=token, max_body=args.max_body)

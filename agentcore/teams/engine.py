@@ -30,6 +30,7 @@ from agentcore.teams.executor import Executor, LocalExecutor, NodeJob, NodeOutpu
 from agentcore.teams.loader import load_spec, spec_from_mapping, spec_from_text
 from agentcore.teams.nodes import NodeEnv, NodeFailed, run_node
 from agentcore.teams.registry import Registry
+from agentcore.teams.remote import RemoteUnavailable
 from agentcore.teams.result import NodeRecord, TeamEvent, TeamResult, TeamStatus
 from agentcore.teams.source import Source
 from agentcore.teams.spec import TeamSpec
@@ -177,10 +178,15 @@ class _Run:
         started = time.perf_counter()
         self.emit("team_start", None, task=self.root.task)
         try:
-            async with asyncio.timeout(limit):
-                await self.drive()
+            async with asyncio.timeout(limit), self.team.env.remotes.connected():
+                try:
+                    await self.drive()
+                finally:
+                    await self.cancel_running()  # before the remotes close under the running nodes
         except TimeoutError:
             self.stop("timeout", f"the team run timed out after {limit}s")
+        except RemoteUnavailable as exc:
+            self.stop("failed", str(exc))
         finally:
             await self.cancel_running()
         result = TeamResult(

@@ -9,7 +9,7 @@ from typing import Any
 
 from agentcore.teams.errors import Problem, TeamSpecError
 from agentcore.teams.source import Path_, Source, from_mapping, load_file, load_text
-from agentcore.teams.spec import NODE_KINDS, AgentNode, Edge, Limits, StateField, TeamSpec, Topology
+from agentcore.teams.spec import NODE_KINDS, AgentNode, Edge, Limits, MCPServer, StateField, TeamSpec, Topology
 
 
 def parse_source(source: Source) -> TeamSpec:
@@ -56,6 +56,7 @@ _MODELS_AT: dict[tuple[str, int], type[Any]] = {
     ("topology", 2): Topology,
     ("topology", 4): Edge,
     ("limits", 2): Limits,
+    ("mcp", 3): MCPServer,
 }
 
 
@@ -89,7 +90,7 @@ def _problem(source: Source, error: Mapping[str, Any]) -> Problem:
         expected = error.get("ctx", {}).get("expected", "")
         message = f"{error['input']!r} is not allowed; allowed: {expected}"
     elif kind == "string_pattern_mismatch":
-        message = f"{error['input']!r} is not allowed here: {_NAMING}"
+        message = f"{error['input']!r} is not allowed here: {_PATTERNS.get(str(loc[-1]), _NAMING)}"
         if loc[-1] == "type":
             message = f"unknown type {error['input']!r}; allowed: " + _types()
     elif kind == "value_error":
@@ -97,6 +98,11 @@ def _problem(source: Source, error: Mapping[str, Any]) -> Problem:
     return source.problem(f"field:{kind}", data_loc, message)
 
 
+_PATTERNS = {
+    "url": "give an http:// or https:// URL",
+    "token_env": "give the name of an environment variable (letters, digits, _), not the token itself",
+    "prefix": "letters, digits and _ only",
+}
 _NAMING = "names start with a letter, then letters, digits, _ or -; state keys use _, not -"
 
 

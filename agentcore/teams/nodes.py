@@ -1,5 +1,6 @@
-"""What each node kind does with the state keys it reads: an agent run, a tool call, a function call, a join or
-a subgraph run. Every kind returns the keys it writes; agents run as child runs of the team run (one trace)."""
+"""What each node kind does with the state keys it reads: an agent run, a tool call, a function call, a join, a
+subgraph run or a remote A2A agent. Every kind returns the keys it writes; agents run as child runs of the team
+run (one trace)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from agentcore.messages import Usage
 from agentcore.teams.executor import NodeOutput
 from agentcore.teams.joins import JoinStats, aggregate
 from agentcore.teams.registry import Registry, make_policy
-from agentcore.teams.spec import AgentNode, FunctionNode, JoinNode, TeamNode, TeamSpec, ToolNode
+from agentcore.teams.remote import Remotes, a2a_writes
+from agentcore.teams.spec import A2ANode, AgentNode, FunctionNode, JoinNode, TeamNode, TeamSpec, ToolNode
 from agentcore.teams.state import write_type
 
 if TYPE_CHECKING:
@@ -56,7 +58,8 @@ def as_text(value: Any) -> str:
 
 
 class NodeEnv:
-    """What node runs share within one team: the spec, the registry, loaded models, join statistics, subteams."""
+    """What node runs share within one team: the spec, the registry, loaded models, join statistics, subteams,
+    and the remote MCP servers and A2A agents (connected for each run by `remotes.connected()`)."""
 
     def __init__(self, spec: TeamSpec, registry: Registry, base: Path | None, stats_dir: Path | None) -> None:
         self.spec, self.registry, self.base, self.stats_dir = spec, registry, base, stats_dir
@@ -64,6 +67,7 @@ class NodeEnv:
         self._model_lock = asyncio.Lock()
         self._stats: dict[str, JoinStats] = {}
         self._teams: dict[str, Team] = {}
+        self.remotes = Remotes(spec, registry)
 
     async def model(self, node: AgentNode) -> Model:
         key = node.model or node.tier or "default"
@@ -105,17 +109,19 @@ async def run_node(env: NodeEnv, name: str, inputs: dict[str, Any], sources: dic
         return _join(env, name, node, inputs, sources)
     if isinstance(node, TeamNode):
         return await _subteam(env, node, inputs)
+    if isinstance(node, A2ANode):
+        return await _a2a(env, name, node, inputs)
     raise UserError(f"node '{name}' of kind {node.kind} cannot run in this version")
 
 
 # -- agents ---------------------------------------------------------------------------------------------------
 
 
-def task_text(node: AgentNode, inputs: Mapping[str, Any]) -> str:
+def task_text(node: AgentNode | A2ANode, inputs: Mapping[str, Any]) -> str:
     if node.prompt:
         return render(node.prompt, inputs)
     lines = [f"{key}: {as_text(value)}" for key, value in inputs.items()]
-    return "\n".join(lines) or node.description or node.role or "Do your part of the team's task."
+    return "\n".join(lines) or node.description or getattr(node, "role", "") or "Do your part of the team's task."
 
 
 def output_type(spec: TeamSpec, node: AgentNode) -> Any:
@@ -151,7 +157,7 @@ async def _build_agent(env: NodeEnv, name: str, node: AgentNode) -> Agent[Any, A
     agent: Agent[Any, Any] = Agent(
         await env.model(node),
         instructions=instructions,
-        tools=[env.registry.tool(t) for t in node.tools],
+        tools=[*(env.registry.tool(t) for t in node.tools), *(env.remotes.mcp(s) for s in node.mcp)],
         output_type=output_type(env.spec, node),
         policies=[make_policy(p) for p in node.policies],
         max_steps=node.max_steps,
@@ -170,16 +176,30 @@ def _agent_writes(node: AgentNode, output: Any) -> dict[str, Any]:
     return {key: dumped[key] for key in node.writes}
 
 
+async def _a2a(env: NodeEnv, name: str, node: A2ANode, inputs: dict[str, Any]) -> NodeOutput:
+    from agentcore.protocols.a2a_client import A2AError
+
+    updates: list[str] = []
+    try:
+        answer = await env.remotes.a2a(name).ask(task_text(node, inputs), on_update=updates.append)
+        writes = a2a_writes(node, {k: env.spec.state[k].type for k in node.writes}, answer)
+    except (A2AError, ValueError) as exc:
+        raise NodeFailed(str(exc)) from exc
+    return NodeOutput(writes, detail={"updates": updates} if updates else {})
+
+
 # -- tools, functions, joins, subteams ------------------------------------------------------------------------
 
 
 async def _tool(env: NodeEnv, name: str, node: ToolNode, inputs: dict[str, Any]) -> NodeOutput:
-    tool = env.registry.tool(node.tool)
     arguments = {k: _argument(v, inputs) for k, v in node.arguments.items()}
     ctx = run_context.child_context(None, f"{node.tool}({arguments})")
     token = run_context.enter(ctx)
     try:
-        result = await tool.call(arguments, ctx)
+        if node.mcp is not None:
+            result = await env.remotes.mcp(node.mcp).call_tool(node.tool, arguments, ctx)
+        else:
+            result = await env.registry.tool(node.tool).call(arguments, ctx)
     finally:
         run_context.leave(token)
     return NodeOutput(_single_or_dict(name, node.writes, result), run_id=ctx.run_id)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from agentcore.agent import Agent
     from agentcore.models.base import Model
     from agentcore.tools.function import Tool
+    from agentcore.tools.toolset import Toolset
 
 _global_functions: dict[str, Callable[..., Any]] = {}
 
@@ -55,7 +56,7 @@ def _looks_like_path(name: str) -> bool:
 
 
 class Registry:
-    """Tools, functions, agents and models a team may name. Built-in tools (calculator) are always there."""
+    """Tools, functions, agents, models and toolsets a team may name. Built-in tools (calculator) are always there."""
 
     def __init__(
         self,
@@ -64,6 +65,7 @@ class Registry:
         functions: Mapping[str, Callable[..., Any]] | None = None,
         agents: Mapping[str, Agent[Any, Any]] | None = None,
         models: Mapping[str, Model] | None = None,
+        toolsets: Mapping[str, Toolset] | None = None,
     ) -> None:
         from agentcore.tools.builtin.calculator import calculator
         from agentcore.tools.function import Tool, make_tool
@@ -75,6 +77,7 @@ class Registry:
         self.functions = dict(functions or {})
         self.agents = dict(agents or {})
         self.models = dict(models or {})
+        self.toolsets = dict(toolsets or {})  # named toolsets (an MCPToolset built in Python) nodes name in `mcp:`
 
     def function(self, name: str) -> Callable[..., Any]:
         from agentcore.teams.functions import BUILTIN_FUNCTIONS

@@ -18,6 +18,8 @@ TYPES_ALLOWED = "str, int, float, bool, dict, any, list, list[str], list[int], l
 Reducer = Literal["replace", "append", "extend", "merge"]
 NAME = r"^[A-Za-z][A-Za-z0-9_-]*$"
 KEY = r"^[A-Za-z_][A-Za-z0-9_]*$"
+ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+HTTP_URL = r"^https?://\S+$"
 JoinMethod = Literal["majority", "weighted", "optimal_weight", "isp"]
 
 
@@ -72,6 +74,9 @@ class AgentNode(_Node):
     tier: str | None = Field(None, description="a model tier named in `models` (small, large, ...)")
     policies: list[str] = Field(default_factory=list, description="policy names: routing, optimizer, context")
     agent: str | None = Field(None, description="a registered Agent, or an import path 'pkg.module:name'")
+    mcp: list[Annotated[str, Field(pattern=NAME)]] = Field(
+        default_factory=list, description="MCP servers (names in the team's `mcp:`) whose tools this agent gets"
+    )
     max_steps: int = Field(6, ge=1, le=50)
     max_tokens: int = Field(256, ge=1, le=8192)
 
@@ -79,16 +84,19 @@ class AgentNode(_Node):
     def _one_model(self) -> AgentNode:
         if self.model is not None and self.tier is not None:
             raise ValueError("give either model or tier, not both")
+        if self.agent is not None and self.mcp:
+            raise ValueError("`mcp` gives tools to the agent a node builds; a registered `agent` brings its own")
         return self
 
 
 class ToolNode(_Node):
     """One tool call. Argument values may hold {state_key} placeholders; a value that is exactly one
-    placeholder passes the state value with its type."""
+    placeholder passes the state value with its type. `mcp`: the tool is one of that MCP server's tools."""
 
     kind: Literal["tool"]
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+    mcp: str | None = Field(None, pattern=NAME, description="an MCP server of the team's `mcp:` that has the tool")
 
 
 class FunctionNode(_Node):
@@ -118,11 +126,42 @@ class TeamNode(_Node):
 
 
 class A2ANode(_Node):
-    """A remote agent over A2A. Declared by the format; running it waits for the protocols (MCP/A2A) issue."""
+    """A remote agent over A2A: `prompt` (with {state_key} placeholders, or the reads as `key: value` lines) is
+    sent as a message; the answer text is written to the one key it writes (several keys: a JSON object).
+    `timeout` bounds each attempt and cancels the remote task when it runs out."""
 
     kind: Literal["a2a"]
-    url: str
+    url: str = Field(pattern=HTTP_URL, description="the agent's base URL (its card is at /.well-known/...)")
     prompt: str | None = None
+    token_env: str | None = Field(None, pattern=ENV_NAME, description="environment variable holding a bearer token")
+    streaming: bool = Field(True, description="stream the task when the agent's card allows it")
+
+
+class MCPServer(_Strict):
+    """An MCP server whose tools agent nodes use (`mcp: [name]`): `command` (stdio, a subprocess) or `url`
+    (streamable HTTP). `${VAR}` in env and headers values is read from the environment when the team starts."""
+
+    command: str | None = Field(None, min_length=1, description="stdio: the program to start")
+    args: list[str] = Field(default_factory=list, description="stdio: its arguments")
+    env: dict[str, str] = Field(default_factory=dict, description="stdio: environment variables for it")
+    cwd: str | None = Field(None, description="stdio: its working folder")
+    url: str | None = Field(None, pattern=HTTP_URL, description="streamable HTTP: the endpoint, e.g. .../mcp")
+    headers: dict[str, str] = Field(default_factory=dict, description="HTTP: extra request headers")
+    token_env: str | None = Field(None, pattern=ENV_NAME, description="HTTP: environment variable of a bearer token")
+    timeout: float = Field(30.0, gt=0, description="seconds for each request (connect, list, call)")
+    tools: list[str] | None = Field(None, description="only these of its tools (default: all)")
+    prefix: str = Field("", pattern=r"^[A-Za-z0-9_]*$", description="put before each tool name (name clashes)")
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> MCPServer:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("give either command (stdio) or url (streamable HTTP), not both and not neither")
+        wrong = ["args", "env", "cwd"] if self.url is not None else ["headers", "token_env"]
+        used = [name for name in wrong if name in self.model_fields_set]
+        if used:
+            transport = "url (HTTP)" if self.url is not None else "command (stdio)"
+            raise ValueError(f"{', '.join(used)} cannot be used with {transport}")
+        return self
 
 
 NODE_KINDS: dict[str, type[_Node]] = {
@@ -205,6 +244,9 @@ class TeamSpec(_Strict):
     input: str = Field("task", pattern=KEY, description="the state key that receives the task text")
     output: str | None = Field(None, pattern=KEY, description="the state key holding the answer (default: input)")
     models: dict[str, str] = Field(default_factory=dict, description="name or tier -> model (registry name, path, URL)")
+    mcp: dict[Annotated[str, Field(pattern=NAME)], MCPServer] = Field(
+        default_factory=dict, description="MCP servers by name; agent nodes name them in their `mcp:`"
+    )
     state: dict[Annotated[str, Field(pattern=KEY)], StateField]
     nodes: dict[Annotated[str, Field(pattern=NAME)], Node] = Field(min_length=1)
     topology: Topology

@@ -16,7 +16,7 @@
 | unknown-tool / unknown-function / unknown-agent / unknown-model / unknown-policy | names nothing known |
 | unknown-subgraph / subgraph-cycle | a subgraph file that is missing, invalid or includes itself |
 | join | a join that does not read one list key and write one key, or weighs unknown nodes |
-| not-implemented | a node kind declared by the format that this version cannot run yet (a2a) |
+| unknown-mcp | an agent or tool node's `mcp:` names a server the team's `mcp:` does not declare (nor the registry) |
 """
 
 from __future__ import annotations
@@ -125,14 +125,12 @@ def _names(spec: TeamSpec, source: Source, registry: Registry) -> Iterator[Probl
         loc: tuple[str | int, ...] = ("nodes", name)
         if isinstance(node, AgentNode):
             yield from _agent_names(spec, source, registry, name, node)
+        elif isinstance(node, ToolNode) and node.mcp is not None:
+            yield from _unknown_mcp(spec, source, registry, (*loc, "mcp"), node.mcp)
         elif isinstance(node, ToolNode):
             yield from _lookup(source, "unknown-tool", (*loc, "tool"), registry.tool, node.tool)
         elif isinstance(node, FunctionNode):
             yield from _lookup(source, "unknown-function", (*loc, "function"), registry.function, node.function)
-        elif node.kind == "a2a":
-            message = ("remote A2A nodes are part of the format but cannot run yet: they arrive with the MCP/A2A"
-                       " interop issue. Use an agent node for now")  # fmt: skip
-            yield source.problem("not-implemented", (*loc, "kind"), message)
 
 
 def _agent_names(spec: TeamSpec, source: Source, registry: Registry, name: str, node: AgentNode) -> Iterator[Problem]:
@@ -153,10 +151,21 @@ def _agent_names(spec: TeamSpec, source: Source, registry: Registry, name: str, 
             yield from _lookup(
                 source, "unknown-model", (*loc, field), lambda v: registry.check_model(v, spec.models), value
             )
+    for i, server in enumerate(node.mcp):
+        yield from _unknown_mcp(spec, source, registry, (*loc, "mcp", i), server)
     for i, policy in enumerate(node.policies):
         if policy not in POLICIES:
             message = f"unknown policy '{policy}'; allowed: {', '.join(POLICIES)}"
             yield source.problem("unknown-policy", (*loc, "policies", i), message)
+
+
+def _unknown_mcp(
+    spec: TeamSpec, source: Source, registry: Registry, loc: tuple[str | int, ...], server: str
+) -> Iterator[Problem]:
+    if server not in spec.mcp and server not in registry.toolsets:
+        known = sorted({*spec.mcp, *registry.toolsets})
+        message = f"no MCP server named '{server}'; declare it under the team's `mcp:` (declared: {known or 'none'})"
+        yield source.problem("unknown-mcp", loc, message)
 
 
 def _lookup(source: Source, rule: str, loc: tuple[str | int, ...], find: Any, name: str) -> Iterator[Problem]:

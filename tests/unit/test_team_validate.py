@@ -266,10 +266,16 @@ def test_join_shape(tmp_path: Path) -> None:
     assert "no node named 'zed'" in only(error, "join")[1]
 
 
-def test_a2a_node_is_declared_but_not_runnable_yet(tmp_path: Path) -> None:
-    text = GOOD.replace("  b:\n    prompt", "  b:\n    kind: a2a\n    url: http://127.0.0.1:9/\n    prompt")
-    line, message = only(check(tmp_path, text), "not-implemented")
-    assert line == 14 and "A2A" in message and "interop" in message
+def test_a2a_node_validates_and_unknown_mcp_server_is_located(tmp_path: Path) -> None:
+    a2a = GOOD.replace("  b:\n    prompt", "  b:\n    kind: a2a\n    url: http://127.0.0.1:9/\n    prompt")
+    (tmp_path / "a2a.yaml").write_text(a2a)
+    validate(*load_spec(tmp_path / "a2a.yaml"))  # a runnable kind now: no problem
+    text = GOOD.replace("  a:\n    prompt", "  a:\n    mcp: [time, clock]\n    prompt")
+    text = "mcp:\n  time: {command: mcp-server-time}\n" + text
+    line, message = only(check(tmp_path, text), "unknown-mcp")
+    assert line == 12 and "no MCP server named 'clock'" in message and "['time']" in message
+    found = check(tmp_path, text.replace("time, clock", "time, other"), Registry()).problems
+    assert [p.field for p in found] == ["nodes.a.mcp[1]"]
 
 
 def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
