@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from agentcore.errors import ModelError, UserError
+from agentcore.errors import ModelBackendError, ModelError, UserError
 from agentcore.messages import Model, ModelRequest, ModelResponse
 from agentcore.scale.cluster import import_ray
 
@@ -135,5 +135,5 @@ def _translated(exc: Exception, index: int) -> Exception:
         cause = exc.as_instanceof_cause()
         return cause if isinstance(cause, Exception) else ModelError(str(exc))
     if isinstance(exc, RayActorError):
-        return ModelError(f"model replica {index} died and its retried call failed too: {exc}")
+        return ModelBackendError(f"model replica {index} died and its retried call failed too: {exc}")
     return exc
