@@ -64,7 +64,8 @@ async def _run(args: argparse.Namespace) -> int:
     choice = parse_executor(args.executor)  # before anything loads: a typo costs nothing
     tasks = read_tasks(args.tasks)
     agent = make_agent(args)
-    pool, model = None, None
+    pool: Any = None
+    model: Any = None
     choice = resolve(choice)
     if choice.kind == "ray":
         from agentcore.scale.replicas import ReplicaPool

@@ -25,8 +25,9 @@ from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from agentcore.memory.base import MemoryRecord
+from agentcore.memory.base import MemoryRecord, MemoryStore
 from agentcore.memory.facade import Memory
+from agentcore.memory.principles import PrincipleBank
 from agentcore.scale.cluster import import_ray
 
 T = TypeVar("T")
@@ -72,13 +73,14 @@ class MemoryOwner:
     def delete(self, record_id: str) -> bool:
         return self._run(self._store().delete(record_id))
 
-    def list(self, limit: int, offset: int) -> list[MemoryRecord]:
+    def list_records(self, limit: int, offset: int) -> list[MemoryRecord]:
         return self._run(self._store().list(limit, offset))
 
     def count(self) -> int:
         return self._run(self._store().count())
 
-    def _store(self) -> Any:
+    def _store(self) -> MemoryStore:
+        assert self.memory.long_term is not None  # Memory.open(long_term=True)
         return self.memory.long_term
 
     # -- experience ------------------------------------------------------------------------------------------
@@ -103,7 +105,8 @@ class MemoryOwner:
         counts["long_term"] = self.count()
         return counts
 
-    def _bank(self) -> Any:
+    def _bank(self) -> PrincipleBank:
+        assert self.memory.experience is not None  # Memory.open(experience=True)
         return self.memory.experience
 
 
@@ -130,7 +133,7 @@ class OwnedStore:
         return done
 
     async def list(self, limit: int = 50, offset: int = 0) -> list[MemoryRecord]:
-        found: list[MemoryRecord] = await self.owner.list.remote(limit, offset)
+        found: list[MemoryRecord] = await self.owner.list_records.remote(limit, offset)
         return found
 
     async def count(self) -> int:

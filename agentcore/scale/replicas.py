@@ -132,7 +132,7 @@ def _translated(exc: Exception, index: int) -> Exception:
     from ray.exceptions import RayActorError, RayTaskError
 
     if isinstance(exc, RayTaskError):  # the model raised inside the replica: its own exception, unwrapped
-        cause = exc.as_instanceof_cause()
+        cause = exc.as_instanceof_cause()  # type: ignore[no-untyped-call]
         return cause if isinstance(cause, Exception) else ModelError(str(exc))
     if isinstance(exc, RayActorError):
         return ModelBackendError(f"model replica {index} died and its retried call failed too: {exc}")

@@ -54,9 +54,10 @@ async def write_memories(owner: Any, worker: int, n: int) -> list[str]:
 
     store, ids = OwnedStore(owner), []
     for i in range(n):
-        ids.append(await store.add(f"fact w{worker}i{i} from worker {worker}", kind="fact", metadata={"worker": worker}))
-    trajectory = Trajectory(id=f"run-{worker}", task=f"task of worker {worker}", answer="ok", steps=(),
-                            retrieved=(), outcome=True, source="test", trusted=True, untrusted_texts=(), family="")  # fmt: skip
+        ids.append(
+            await store.add(f"fact w{worker}i{i} from worker {worker}", kind="fact", metadata={"worker": worker})
+        )
+    trajectory = Trajectory(id=f"run-{worker}", task=f"task of worker {worker}", answer="ok", outcome=True)
     await asyncio.to_thread(OwnedBank(owner).record, trajectory)
     return ids
 

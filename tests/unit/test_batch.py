@@ -127,7 +127,9 @@ def test_batch_cli_runs_locally_and_resumes(tmp_path: Path, capsys: pytest.Captu
     assert len(out.read_text().splitlines()) == 5
 
 
-def test_batch_cli_refuses_bad_flags_before_loading_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_batch_cli_refuses_bad_flags_before_loading_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_tasks(tmp_path / "tasks.jsonl", 1)
     base = ["batch", "run", str(tmp_path / "tasks.jsonl"), "--out", str(tmp_path / "o.jsonl")]
     assert main([*base, "--executor", "spark"]) == 1
@@ -149,6 +151,6 @@ def test_executor_values() -> None:
 
 
 def test_importing_agentcore_and_its_batch_runner_never_imports_ray() -> None:
-    code = ("import sys, agentcore, agentcore.scale, agentcore.scale.batch, agentcore.scale.batch_cli, "
-            "agentcore.scale.tasks, agentcore.scale.cluster, agentcore.cli; assert 'ray' not in sys.modules")  # fmt: skip
+    modules = "agentcore, agentcore.scale, agentcore.scale.batch, agentcore.scale.batch_cli, agentcore.scale.tasks"
+    code = f"import sys, {modules}, agentcore.scale.cluster, agentcore.cli; assert 'ray' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
