@@ -30,7 +30,12 @@ MAX_RESTARTS = 4  # a model that kills its process on load must not restart fore
 class ModelReplica:
     """The actor's body: one loaded model, serving `complete` (async: calls queue on the model's own lock)."""
 
-    def __init__(self, factory: ModelFactory, settings: Mapping[str, Any], cpus: Sequence[int] | None) -> None:
+    def __init__(
+        self, factory: ModelFactory, settings: Mapping[str, Any], cpus: Sequence[int] | None, real_allowed: bool
+    ) -> None:
+        from agentcore.models.base import set_real_models_allowed
+
+        set_real_models_allowed(real_allowed)  # the caller's test gate holds in its replicas too
         if cpus and hasattr(os, "sched_setaffinity"):
             os.sched_setaffinity(0, set(cpus))  # llama.cpp's threads stay on this replica's cores
         if callable(factory):
@@ -74,6 +79,8 @@ class ReplicaPool:
         many CPUs from Ray); `pin`: bind replica i to cores [i*threads, (i+1)*threads) of this machine."""
         if replicas < 1 or threads < 1:
             raise UserError(f"a replica pool needs at least 1 replica of at least 1 thread, got {replicas}x{threads}")
+        from agentcore.models.base import real_models_allowed
+
         ray = import_ray()
         local = isinstance(factory, str) and not factory.startswith(("http://", "https://"))
         model_settings = {"n_threads": threads, **(settings or {})} if local else dict(settings or {})
@@ -84,7 +91,7 @@ class ReplicaPool:
         handles = []
         for i in range(replicas):
             cpus = [(i * threads + k) % cores for k in range(threads)] if pin else None
-            handles.append(actor.remote(factory, model_settings, cpus))
+            handles.append(actor.remote(factory, model_settings, cpus, real_models_allowed()))
         infos = ray.get([h.info.remote() for h in handles])  # waits for the loads; a failed load raises here
         return cls(handles, f"{infos[0]['name']} x{replicas}")
 

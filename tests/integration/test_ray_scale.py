@@ -120,3 +120,21 @@ async def test_memory_owner_serialises_writes_from_20_workers(cluster: Any, tmp_
     texts = {r.text for r in await store.list(limit=500)}
     store.close()
     assert texts == {f"fact w{w}i{i} from worker {w}" for w in range(20) for i in range(10)}
+
+
+@pytest.mark.real_model
+async def test_the_real_model_answers_from_a_replica(cluster: Any, default_model_path: str, tmp_path: Path) -> None:
+    from agentcore.tools.builtin.calculator import calculator
+
+    pool = ReplicaPool.start(default_model_path, replicas=1, threads=1, settings={"n_ctx": 2048})
+    agent: Agent[None, str] = Agent(tools=[calculator], max_steps=3)
+    agent.max_tokens = 48
+    out = tmp_path / "results.jsonl"
+    try:
+        report = await run_batch([BatchTask("add", "What is 17 + 25? Use the calculator.")], agent, out, model=pool)
+    finally:
+        pool.close()
+    line = json.loads(out.read_text())
+    assert report.completed == 1 and "42" in str(line["output"]), line
+    assert line["tool_calls"] and line["tool_calls"][0].startswith("calculator(")
+    assert line["usage"]["calls"] >= 2 and line["usage"]["generated"] > 0  # real token counts came back
