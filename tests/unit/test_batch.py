@@ -154,3 +154,11 @@ def test_importing_agentcore_and_its_batch_runner_never_imports_ray() -> None:
     modules = "agentcore, agentcore.scale, agentcore.scale.batch, agentcore.scale.batch_cli, agentcore.scale.tasks"
     code = f"import sys, {modules}, agentcore.scale.cluster, agentcore.cli; assert 'ray' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_team_run_checks_its_executor_before_loading_a_model(capsys: pytest.CaptureFixture[str]) -> None:
+    team = str(Path(__file__).resolve().parents[2] / "examples" / "teams" / "vote.yaml")
+    assert main(["team", "run", team, "--task", "1 + 1", "--executor", "dask"]) == 1
+    assert "--executor 'dask' is not allowed" in capsys.readouterr().err
+    assert main(["team", "run", team, "--task", "1 + 1", "--executor", "ray", "--replicas", "0"]) == 1
+    assert "--replicas must be at least 1" in capsys.readouterr().err
