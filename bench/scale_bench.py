@@ -23,15 +23,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CMD = ".venv/bin/python -m bench.scale_bench"
 OUT = ROOT / "bench" / "results" / "scale.json"
-PAIRS = [(17, 25), (48, 36), (123, 77), (9, 14), (250, 250), (61, 38), (19, 23), (402, 98), (7, 35), (88, 11)]
+TASKS = ROOT / "examples" / "batch" / "tasks.jsonl"  # six short calculator tasks, the bench task format
 
 
 def tasks(n: int) -> list[Any]:
-    from agentcore.scale.tasks import BatchTask
+    from agentcore.scale.tasks import read_tasks
 
-    pairs = (PAIRS * (n // len(PAIRS) + 1))[:n]
-    return [BatchTask(f"q{i}", f"What is {a} + {b}? Use the calculator.", {"answer": a + b})
-            for i, (a, b) in enumerate(pairs)]  # fmt: skip
+    return read_tasks(TASKS)[:n]
 
 
 def make_agent(max_tokens: int) -> Any:
@@ -52,7 +50,7 @@ async def measure(label: str, model: Any, replicas: int, todo: list[Any], max_to
         report = await run_batch(todo, make_agent(max_tokens), out, model=model, concurrency=2 * replicas)
         seconds = time.perf_counter() - started
         lines = [json.loads(line) for line in out.read_text().splitlines()]
-    right = sum(1 for line in lines if _number(line.get("output")) == line["answer"])
+    right = sum(1 for line in lines if _number(line.get("output")) == line["check"]["value"])
     rate = 60 * len(todo) / seconds
     row = {"executor": label, "replicas": replicas, "tasks": len(todo), "seconds": round(seconds, 1),
            "tasks_per_min": round(rate, 2), "per_replica": round(rate / replicas, 2),
@@ -106,7 +104,7 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=int, default=6)
+    parser.add_argument("--tasks", type=int, default=6, help="the first N tasks of examples/batch/tasks.jsonl")
     parser.add_argument("--max-tokens", type=int, default=48)
     parser.add_argument("--skip-ray", action="store_true", help="only the local executor")
     args = parser.parse_args()
