@@ -162,3 +162,9 @@ def test_team_run_checks_its_executor_before_loading_a_model(capsys: pytest.Capt
     assert "--executor 'dask' is not allowed" in capsys.readouterr().err
     assert main(["team", "run", team, "--task", "1 + 1", "--executor", "ray", "--replicas", "0"]) == 1
     assert "--replicas must be at least 1" in capsys.readouterr().err
+
+
+def test_the_example_task_file_is_in_the_bench_format() -> None:
+    tasks = read_tasks(Path(__file__).resolve().parents[2] / "examples" / "batch" / "tasks.jsonl")
+    assert len(tasks) == 6 and all(t.extra["check"]["kind"] == "number" for t in tasks)
+    assert all(str(t.extra["check"]["value"]) not in t.task for t in tasks)  # the answer is not in the question
