@@ -67,8 +67,8 @@ class RayExecutor:
         except asyncio.CancelledError:  # the node's timeout, or a cancelled run: stop the remote work too
             ray.cancel(ref, force=False)
             raise
-        except ray.exceptions.RayTaskError as exc:  # the node's own failure, unwrapped for the engine's record
-            cause = exc.as_instanceof_cause()
+        except ray.exceptions.RayTaskError as exc:  # the node's own failure, as raised there (NodeFailed, ...)
+            cause = getattr(exc, "cause", None)
             raise (cause if isinstance(cause, Exception) else RuntimeError(str(exc))) from None
         return output
 

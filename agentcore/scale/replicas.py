@@ -138,8 +138,8 @@ def _translated(exc: Exception, index: int) -> Exception:
     """Ray's failures as the model errors the run loop knows; a model's own error passes through."""
     from ray.exceptions import RayActorError, RayTaskError
 
-    if isinstance(exc, RayTaskError):  # the model raised inside the replica: its own exception, unwrapped
-        cause = exc.as_instanceof_cause()  # type: ignore[no-untyped-call]
+    if isinstance(exc, RayTaskError):  # the model raised inside the replica: its own exception, as raised there
+        cause = getattr(exc, "cause", None)
         return cause if isinstance(cause, Exception) else ModelError(str(exc))
     if isinstance(exc, RayActorError):
         return ModelBackendError(f"model replica {index} died and its retried call failed too: {exc}")

@@ -64,3 +64,19 @@ async def write_memories(owner: Any, worker: int, n: int) -> list[str]:
 
 def write_memories_sync(owner: Any, worker: int, n: int) -> list[str]:
     return asyncio.run(write_memories(owner, worker, n))
+
+
+def boom(**values: Any) -> str:
+    """A function node that fails: its error must come back to the engine as locally."""
+    raise ValueError(f"no luck with {sorted(values)}")
+
+
+def adder_agent() -> Any:
+    """`agentcore batch run --agent ray_scripts:adder_agent`: adds the two numbers of its task."""
+    from agentcore.agent import Agent
+
+    def add(request: ModelRequest) -> str:
+        a, b = map(int, re.findall(r"\d+", request.messages[-1].content)[:2])
+        return str(a + b)
+
+    return Agent(FunctionModel(add, name="adder"), tools=[], max_steps=2)

@@ -67,6 +67,31 @@ async def test_team_on_ray_reaches_the_same_state_as_locally(cluster: Any) -> No
     assert remote.usage.calls == local.usage.calls == 4  # node usage rolls up into the team run on Ray too
 
 
+async def test_a_failing_node_on_ray_fails_as_it_does_locally(cluster: Any, tmp_path: Path) -> None:
+    team_file = tmp_path / "boom.yaml"
+    team_file.write_text(
+        "team: boom\nstate: {task: str, out: str}\n"
+        "nodes:\n  b: {kind: function, function: 'ray_scripts:boom', reads: [task], writes: [out], retries: 1}\n"
+        "topology: {entry: b, exit: b}\n"
+    )
+    local = await Team.load(team_file).run("x")
+    remote = await Team.load(team_file, executor=RayExecutor(Registry())).run("x")
+    assert local.status == remote.status == "failed"
+    assert remote.error == local.error == "node 'b' failed: ValueError: no luck with ['task']"
+    assert [r.attempts for r in remote.ledger] == [2]  # the engine's own retry, not Ray's
+
+
+def test_batch_cli_on_ray_with_an_agent_by_import_path(cluster: Any, tmp_path: Path) -> None:
+    from agentcore.cli import main
+
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(json.dumps({"id": f"s{i}", "task": f"{i} + {i * 10}"}) + "\n" for i in range(6)))
+    out = tmp_path / "out.jsonl"
+    argv = ["batch", "run", str(tasks), "--agent", "ray_scripts:adder_agent", "--out", str(out), "--quiet"]
+    assert main([*argv, "--executor", "ray", "--replicas", "2"]) == 0
+    assert {json.loads(line)["output"] for line in out.read_text().splitlines()} == {str(11 * i) for i in range(6)}
+
+
 async def test_batch_survives_a_killed_replica_without_loss_or_duplicates(cluster: Any, tmp_path: Path) -> None:
     executed: collections.Counter[str] = collections.Counter()
 
