@@ -4,7 +4,8 @@
 
 Agent runs, and so their tool calls, happen here in this process; only model calls may go elsewhere (pass
 `model=ReplicaPool.start(...)` to spread them over Ray replicas). A tool call is therefore executed once, by this
-process, even when a replica dies and its request is retried.
+process, even when a replica dies and its request is retried. Across runs of the same task (a task retried after
+an `error`, a killed batch restarted) the executed-call ledger (`ledger`) replays calls that already ran.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from agentcore.errors import AgentRunError, ModelFailedError
 from agentcore.messages import Model
+from agentcore.scale.ledger import CallLedger, LedgerToolset, ledger_path, task_scope
 from agentcore.scale.tasks import BatchTask, ResultWriter, finished_ids, pending
 
 Progress = Callable[["BatchReport"], None]
@@ -33,6 +35,7 @@ class BatchReport:
     completed: int = 0
     failed: int = 0  # the agent ran and did not succeed (max steps, a blocked run, a timeout)
     errors: int = 0  # the task could not run (a model that kept failing): a restart runs it again
+    replayed: int = 0  # tool calls answered from the executed-call ledger instead of running again
     seconds: float = 0.0
     started: float = field(default_factory=time.perf_counter)
 
@@ -69,17 +72,20 @@ async def run_batch(
     progress: Progress | None = None,
 ) -> BatchReport:
     """Run every task of `tasks` not yet finished in `out`, at most `concurrency` at a time, appending one
-    result line per task. `model` replaces the agent's model for these runs (e.g. a `ReplicaPool`)."""
+    result line per task. `model` replaces the agent's model for these runs (e.g. a `ReplicaPool`). The agent's
+    tools go through the executed-call ledger `<out stem>.calls.jsonl` (see `agentcore.scale.ledger`)."""
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     todo = pending(tasks, finished_ids(out))
     report = BatchReport(len(tasks), skipped=len(tasks) - len(todo))
     limit = asyncio.Semaphore(concurrency)
+    ledger = CallLedger(ledger_path(out))
     with ResultWriter(out) as writer:
 
         async def one(task: BatchTask) -> None:
             async with limit:
-                result = await run_one(agent, task, timeout)
+                with task_scope(task.id):
+                    result = await run_one(agent, task, timeout)
             writer.write(result)
             report.count(result["status"])
             if progress is not None:
@@ -87,11 +93,13 @@ async def run_batch(
 
         if progress is not None:
             progress(report)
-        if model is not None:
-            with agent.override(model=model):  # the runs' tasks inherit the override (a context variable)
+        tools = LedgerToolset(agent.current_toolset(), ledger)
+        try:
+            with agent.override(model=model, tools=tools):  # the runs' tasks inherit it (a context variable)
                 await _all(one, todo)
-        else:
-            await _all(one, todo)
+        finally:
+            ledger.close()
+    report.replayed = ledger.replayed
     return report
 
 

@@ -55,10 +55,13 @@ def test_finished_ids_skip_errors_and_a_line_cut_short(tmp_path: Path) -> None:
     assert finished_ids(tmp_path / "missing.jsonl") == set()
 
 
-def counting_agent(calls: collections.Counter[str], fail: set[str], delay: float = 0.0) -> Agent[None, str]:
-    """An agent whose tool counts executions per task, and whose model fails for the tasks in `fail`."""
+def counting_agent(
+    calls: collections.Counter[str], fail: set[str], delay: float = 0.0, fail_after_tool: set[str] | None = None
+) -> Agent[None, str]:
+    """An agent whose tool counts executions per task, and whose model fails for the tasks in `fail` (at its
+    first turn) or in `fail_after_tool` (at the turn after the tool ran)."""
 
-    def note(task_id: str) -> str:
+    async def note(task_id: str) -> str:  # async: no await inside, so a cancel never cuts it off half-way
         """Note the task.
 
         Args:
@@ -72,7 +75,10 @@ def counting_agent(calls: collections.Counter[str], fail: set[str], delay: float
         text = request.messages[-1].content
         task_id = text.split("task ")[-1].split()[0].strip("?.") if "task " in text else ""
         if request.messages[-1].kind == "observation":
-            return "done"
+            task_id = next(m.content for m in request.messages if m.kind == "task").split("task ")[-1].split()[0]
+            if task_id in (fail_after_tool or set()):
+                raise ModelUnavailableError(f"model down after the tool of {task_id}")
+            return f"done {request.messages[-1].content.strip()}"
         if task_id in fail:
             raise ModelUnavailableError(f"model down for {task_id}")
         return ToolCall(name="note", arguments={"task_id": task_id})
@@ -108,8 +114,22 @@ async def test_a_killed_batch_resumes_without_losing_or_repeating_tasks(tmp_path
     assert report.skipped == len(written) and report.completed == 12 - len(written)
     ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
     assert sorted(ids) == sorted(t.id for t in tasks)  # each task exactly once in the results
-    # a task cancelled between its tool call and its result line runs again: at most that many ran twice
-    assert sum(calls.values()) - 12 <= 2 and set(calls) == {t.id for t in tasks}
+    # a task cancelled between its tool call and its result line runs again, but its call replays from the ledger
+    assert calls == {t.id: 1 for t in tasks}
+    assert report.replayed <= 2
+
+
+async def test_a_task_run_again_replays_the_tool_calls_it_already_made(tmp_path: Path) -> None:
+    tasks = [BatchTask(f"t{i}", f"Handle task t{i} now.") for i in range(4)]
+    out, calls = tmp_path / "results.jsonl", collections.Counter[str]()
+    first = await run_batch(tasks, counting_agent(calls, set(), fail_after_tool={"t2"}), out)
+    assert (first.completed, first.errors, calls["t2"]) == (3, 1, 1)  # t2's tool ran, then its model failed
+    again = await run_batch(tasks, counting_agent(calls, set()), out)
+    assert (again.completed, again.skipped, again.replayed) == (1, 3, 1)
+    assert calls == {t.id: 1 for t in tasks}  # t2's tool call was replayed from the ledger, not run again
+    last = json.loads(out.read_text().splitlines()[-1])
+    assert last["id"] == "t2" and last["status"] == "completed" and "noted t2" in last["output"]
+    assert len((tmp_path / "results.calls.jsonl").read_text().splitlines()) == 4
 
 
 def test_batch_cli_runs_locally_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
