@@ -80,3 +80,15 @@ def adder_agent() -> Any:
         return str(a + b)
 
     return Agent(FunctionModel(add, name="adder"), tools=[], max_steps=2)
+
+
+def lesson_answer(request: ModelRequest) -> str:
+    """Reflection's requests: distil a lesson from a run, or say whether two lessons are the same."""
+    assert request.output_schema is not None
+    if "same" in request.output_schema.get("properties", {}):
+        return json.dumps({"same": True})
+    return json.dumps({"when": "a worker records a fact", "do": "record it once", "triplets": []})
+
+
+def lesson_model() -> FunctionModel:
+    return FunctionModel(lesson_answer, name="lessons")

@@ -128,7 +128,7 @@ async def test_batch_survives_a_killed_replica_without_loss_or_duplicates(cluste
 
 
 async def test_memory_owner_serialises_writes_from_20_workers(cluster: Any, tmp_path: Path) -> None:
-    owner = MemoryOwner.start(tmp_path / "mem", name="test-memory-owner")
+    owner = MemoryOwner.start(tmp_path / "mem", name="test-memory-owner", reflect_model=ray_scripts.lesson_model())
     writer = ray.remote(ray_scripts.write_memories_sync).options(num_cpus=0)
     ids = await asyncio.gather(*[writer.remote(owner, w, 10) for w in range(20)])
     flat = [i for worker_ids in ids for i in worker_ids]
@@ -138,6 +138,12 @@ async def test_memory_owner_serialises_writes_from_20_workers(cluster: Any, tmp_
     memory = owned_memory(owner)  # a worker's view: reads what the others wrote
     found = await memory.search("w7i3", k=3)
     assert [r.text for r in found] == ["fact w7i3 from worker 7"]
+    # reflect() runs in the owner, one at a time: of two concurrent calls, one reflects on all 20 runs, the other
+    # finds nothing left (no run is reflected on twice)
+    reports = await asyncio.gather(memory.reflect(), owned_memory(owner).reflect())
+    assert sorted(r.trajectories for r in reports) == [0, 20]
+    after = await owner.counts.remote()
+    assert after["pending"] == 0 and after["principles"] >= 1
     ray.kill(owner, no_restart=True)
     from agentcore.memory.sqlite_store import SQLiteStore  # the file itself holds every write
 
