@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -141,7 +142,9 @@ def test_batch_cli_runs_locally_and_resumes(tmp_path: Path, capsys: pytest.Captu
     assert [(r["id"], r["status"], r["output"], r["family"]) for r in lines] == [
         (f"t{i}", "completed", str(2 * i), "sum") for i in range(5)
     ]
-    assert "5 run (5 completed, 0 failed, 0 errors), 0 already done" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "[" + "#" * 20 + "] 5/5 (5 ok, 0 failed, 0 errors, 0 skipped)" in err  # the progress bar's last state
+    assert "5 run (5 completed, 0 failed, 0 errors), 0 already done" in err
     assert main(argv) == 0
     assert "0 run (0 completed, 0 failed, 0 errors), 5 already done" in capsys.readouterr().err
     assert len(out.read_text().splitlines()) == 5
@@ -188,3 +191,11 @@ def test_the_example_task_file_is_in_the_bench_format() -> None:
     tasks = read_tasks(Path(__file__).resolve().parents[2] / "examples" / "batch" / "tasks.jsonl")
     assert len(tasks) == 6 and all(t.extra["check"]["kind"] == "number" for t in tasks)
     assert all(str(t.extra["check"]["value"]) not in t.task for t in tasks)  # the answer is not in the question
+
+
+def test_auto_is_local_when_no_cluster_is_running() -> None:
+    pytest.importorskip("ray")
+    code = "from agentcore.scale.cluster import *; print(resolve(parse_executor('auto')).kind)"
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.strip() == "local"
