@@ -78,7 +78,7 @@ async def _run(args: argparse.Namespace) -> int:
         spec = args.model or agent.model
         settings = {} if str(spec).startswith(("http://", "https://")) else {"n_threads": args.threads}
         model = await load_model_async(spec, progress=partial(_say, args), **settings)
-    concurrency = args.concurrency or 2 * (args.replicas if pool else 1)
+    concurrency = args.concurrency or 2 * (args.replicas if pool is not None else 1)
     show = _Progress(args.quiet)
     try:
         report = await run_batch(tasks, agent, args.out, model=model, concurrency=concurrency,
@@ -87,7 +87,7 @@ async def _run(args: argparse.Namespace) -> int:
         if pool is not None:
             pool.close()
     show.end()
-    where = f"ray, {args.replicas} replica(s)" if pool else "local"
+    where = f"ray, {args.replicas} replica(s)" if pool is not None else "local"
     print(f"batch: {report.ran} run ({report.completed} completed, {report.failed} failed, {report.errors} errors),"
           f" {report.skipped} already done; {report.tasks_per_minute:.1f} tasks/min ({where}) -> {args.out}",
           file=sys.stderr)  # fmt: skip

@@ -81,7 +81,9 @@ async def test_a_failing_node_on_ray_fails_as_it_does_locally(cluster: Any, tmp_
     assert [r.attempts for r in remote.ledger] == [2]  # the engine's own retry, not Ray's
 
 
-def test_batch_cli_on_ray_with_an_agent_by_import_path(cluster: Any, tmp_path: Path) -> None:
+def test_batch_cli_on_ray_with_an_agent_by_import_path(
+    cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from agentcore.cli import main
 
     tasks = tmp_path / "tasks.jsonl"
@@ -89,6 +91,8 @@ def test_batch_cli_on_ray_with_an_agent_by_import_path(cluster: Any, tmp_path: P
     out = tmp_path / "out.jsonl"
     argv = ["batch", "run", str(tasks), "--agent", "ray_scripts:adder_agent", "--out", str(out), "--quiet"]
     assert main([*argv, "--executor", "ray", "--replicas", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "6 run (6 completed, 0 failed, 0 errors), 0 already done;" in err and "(ray, 2 replica(s))" in err
     assert {json.loads(line)["output"] for line in out.read_text().splitlines()} == {str(11 * i) for i in range(6)}
 
 
