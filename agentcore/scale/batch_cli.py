@@ -32,6 +32,7 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--threads", type=int, default=None, help="llama.cpp threads (per replica on Ray)")
     run.add_argument("--concurrency", type=int, default=None, help="tasks in flight (default: 2 per replica)")
     run.add_argument("--timeout", type=float, default=None, help="seconds per task")
+    run.add_argument("--memory", default=None, help="memory directory (on Ray: written through one owner actor)")
     run.add_argument("--quiet", action="store_true", help="no progress, only the summary")
 
 
@@ -64,20 +65,7 @@ async def _run(args: argparse.Namespace) -> int:
     choice = parse_executor(args.executor)  # before anything loads: a typo costs nothing
     tasks = read_tasks(args.tasks)
     agent = make_agent(args)
-    pool: Any = None
-    model: Any = None
-    choice = resolve(choice)
-    if choice.kind == "ray":
-        from agentcore.scale.replicas import ReplicaPool
-
-        _say(args, f"starting {args.replicas} model replica(s) on Ray ...")
-        pool = model = ReplicaPool.start(replica_factory(args, agent), args.replicas, threads=args.threads or 1)
-    elif args.model is not None or not _has_model(agent):
-        from agentcore.models.loader import load_model_async
-
-        spec = args.model or agent.model
-        settings = {} if str(spec).startswith(("http://", "https://")) else {"n_threads": args.threads}
-        model = await load_model_async(spec, progress=partial(_say, args), **settings)
+    pool, model = await _models(args, agent, resolve(choice))
     concurrency = args.concurrency or 2 * (args.replicas if pool is not None else 1)
     show = _Progress(args.quiet)
     try:
@@ -92,6 +80,31 @@ async def _run(args: argparse.Namespace) -> int:
           f" {report.skipped} already done; {report.tasks_per_minute:.1f} tasks/min ({where}) -> {args.out}",
           file=sys.stderr)  # fmt: skip
     return 0 if report.errors == 0 else 3
+
+
+async def _models(args: argparse.Namespace, agent: Any, choice: Any) -> tuple[Any, Any]:
+    """(the replica pool or None, the model the runs use or None for the agent's own); attaches `--memory`."""
+    if choice.kind == "ray":
+        from agentcore.scale.replicas import ReplicaPool
+
+        _say(args, f"starting {args.replicas} model replica(s) on Ray ...")
+        pool = ReplicaPool.start(replica_factory(args, agent), args.replicas, threads=args.threads or 1)
+        if args.memory:  # one owner actor for the directory, shared by every batch driver of the cluster
+            from agentcore.scale.memory_owner import MemoryOwner, owned_memory
+
+            agent.memory = owned_memory(MemoryOwner.start(args.memory))
+        return pool, pool
+    if args.memory:
+        from agentcore.memory import Memory
+
+        agent.memory = Memory.open(args.memory)
+    if args.model is None and _has_model(agent):
+        return None, None
+    from agentcore.models.loader import load_model_async
+
+    spec = args.model or agent.model
+    settings = {} if str(spec).startswith(("http://", "https://")) else {"n_threads": args.threads}
+    return None, await load_model_async(spec, progress=partial(_say, args), **settings)
 
 
 def make_agent(args: argparse.Namespace) -> Any:

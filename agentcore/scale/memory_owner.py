@@ -4,8 +4,9 @@
     memory = owned_memory(owner)                        # in any worker: a `Memory` whose stores are the owner's
     agent = Agent(model, memory=memory)
 
-The owner is a named actor ("agentcore-memory" by default), so every driver and worker of the cluster finds the
-same one; it is placed on the node that created it (where the directory is). Guarantees (docs/scaling.md):
+The owner is a named actor (by default "agentcore-memory-" and a hash of its directory), so every driver and worker
+of the cluster finds the same one for a directory; it is placed on the node that created it (where the directory
+is). Guarantees (docs/scaling.md):
 
 - Serialised writes: the actor runs one call at a time (a sync actor, `max_concurrency=1`), so concurrent writes
   from any number of workers are applied one after another and none is lost. Each write is committed to SQLite
@@ -21,6 +22,7 @@ same one; it is placed on the node that created it (where the directory is). Gua
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -43,16 +45,18 @@ class MemoryOwner:
         self._loop = asyncio.new_event_loop()
 
     @classmethod
-    def start(cls, directory: str | Path, *, name: str = DEFAULT_NAME, reflect_model: Any = None) -> Any:
-        """The owner actor of `name`, started here if it does not exist yet (then `directory` is its folder).
+    def start(cls, directory: str | Path, *, name: str | None = None, reflect_model: Any = None) -> Any:
+        """The owner actor of `directory` (or of `name`), started here if it does not exist yet.
         `reflect_model`: the model `reflect()` uses when none is given (a `ReplicaPool` is a good one)."""
+        folder = str(Path(directory).expanduser().resolve())
+        name = name or f"{DEFAULT_NAME}-{hashlib.sha256(folder.encode()).hexdigest()[:12]}"
         ray = import_ray()
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
         actor = ray.remote(cls).options(name=name, get_if_exists=True, num_cpus=0, max_concurrency=1,
                                         max_restarts=3, max_task_retries=0, scheduling_strategy=here)  # fmt: skip
-        handle = actor.remote(str(Path(directory).expanduser()), reflect_model)
+        handle = actor.remote(folder, reflect_model)
         ray.get(handle.counts.remote())  # the stores are open (a bad directory fails here, not at the first write)
         return handle
 

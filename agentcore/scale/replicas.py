@@ -99,7 +99,8 @@ class ReplicaPool:
     def name(self) -> str:
         return self._name
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
         return len(self.handles)
 
     def __getstate__(self) -> dict[str, Any]:

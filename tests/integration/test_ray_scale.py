@@ -90,9 +90,13 @@ def test_batch_cli_on_ray_with_an_agent_by_import_path(
     tasks.write_text("".join(json.dumps({"id": f"s{i}", "task": f"{i} + {i * 10}"}) + "\n" for i in range(6)))
     out = tmp_path / "out.jsonl"
     argv = ["batch", "run", str(tasks), "--agent", "ray_scripts:adder_agent", "--out", str(out), "--quiet"]
-    assert main([*argv, "--executor", "ray", "--replicas", "2"]) == 0
+    assert main([*argv, "--executor", "ray", "--replicas", "2", "--memory", str(tmp_path / "mem")]) == 0
     err = capsys.readouterr().err
     assert "6 run (6 completed, 0 failed, 0 errors), 0 already done;" in err and "(ray, 2 replica(s))" in err
+    owner = MemoryOwner.start(tmp_path / "mem")  # the same named owner the batch wrote through
+    counts = ray.get(owner.counts.remote())
+    assert counts["long_term"] == 6 and counts["trajectories"] == 6  # each run's exchange and its experience
+    ray.kill(owner, no_restart=True)
     assert {json.loads(line)["output"] for line in out.read_text().splitlines()} == {str(11 * i) for i in range(6)}
 
 

@@ -150,6 +150,16 @@ def test_batch_cli_runs_locally_and_resumes(tmp_path: Path, capsys: pytest.Captu
     assert len(out.read_text().splitlines()) == 5
 
 
+def test_batch_cli_with_memory_records_each_run(tmp_path: Path) -> None:
+    from agentcore.memory.principles import PrincipleBank
+
+    write_tasks(tmp_path / "tasks.jsonl", 2)
+    out, mem = tmp_path / "out.jsonl", tmp_path / "mem"
+    argv = ["batch", "run", str(tmp_path / "tasks.jsonl"), "--agent", "batch_agents:agent", "--out", str(out)]
+    assert main([*argv, "--memory", str(mem), "--quiet"]) == 0
+    assert PrincipleBank(mem / "experience.db").counts()["trajectories"] == 2
+
+
 def test_batch_cli_refuses_bad_flags_before_loading_anything(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
