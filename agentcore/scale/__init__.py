@@ -4,9 +4,10 @@
 |---|---|
 | `tasks` | batch task files (JSON Lines, the bench format) and resumable results files; no Ray |
 | `batch`, `batch_cli` | `agentcore batch run`: many tasks, bounded concurrency, progress, resume |
+| `ledger` | the executed-call ledger: a batch task run again replays the tool calls it already made |
 | `cluster` | `--executor local|ray|ray://host:port|auto` to a connected Ray (small footprint), or local |
 | `replicas` | model replicas as Ray actors behind one `Model`: spread, retried once, a dead one replaced |
-| `ray_executor` | the team engine's `Executor` on Ray: each node run is a Ray task |
+| `ray_executor`, `team_executor` | the team engine's `Executor` on Ray (each node run a Ray task); `team run` flags |
 | `memory_owner` | one Ray actor owns the memory stores: serialised writes, `reflect()` in one place |
 
 Ray is an optional extra (`pip install 'agentcore[ray]'`): nothing here imports it until a Ray executor is asked
