@@ -84,9 +84,9 @@ class ReplicaPool:
         ray = import_ray()
         local = isinstance(factory, str) and not factory.startswith(("http://", "https://"))
         model_settings = {"n_threads": threads, **(settings or {})} if local else dict(settings or {})
-        actor = ray.remote(ModelReplica).options(
-            num_cpus=threads if local else 0, max_restarts=MAX_RESTARTS, max_task_retries=1
-        )
+        cpus_each = threads if local else 0
+        _check_room(ray, replicas * cpus_each, replicas, threads)
+        actor = ray.remote(ModelReplica).options(num_cpus=cpus_each, max_restarts=MAX_RESTARTS, max_task_retries=1)
         cores = os.cpu_count() or 1
         handles = []
         for i in range(replicas):
@@ -133,6 +133,14 @@ class ReplicaPool:
         for handle in self.handles:
             ray.kill(handle, no_restart=True)
         self.handles = []
+
+
+def _check_room(ray: Any, wanted: int, replicas: int, threads: int) -> None:
+    """Refuse a pool the cluster can never place (Ray would wait for the CPUs forever)."""
+    total = int(ray.cluster_resources().get("CPU", 0))
+    if wanted > total:
+        raise UserError(f"{replicas} replicas x {threads} threads need {wanted} CPUs, but the Ray cluster has {total}:"
+                        " use fewer replicas or threads, or add machines (ray start --address=HEAD:6379)")  # fmt: skip
 
 
 def _translated(exc: Exception, index: int) -> Exception:

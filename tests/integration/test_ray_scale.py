@@ -26,6 +26,7 @@ ray = pytest.importorskip("ray")
 import ray_scripts  # noqa: E402  (this folder; the workers import it too)
 
 from agentcore.agent import Agent  # noqa: E402
+from agentcore.errors import UserError  # noqa: E402
 from agentcore.scale.batch import run_batch  # noqa: E402
 from agentcore.scale.cluster import connect, shutdown  # noqa: E402
 from agentcore.scale.memory_owner import MemoryOwner, owned_memory  # noqa: E402
@@ -65,6 +66,8 @@ async def test_team_on_ray_reaches_the_same_state_as_locally(cluster: Any) -> No
     assert remote.output == "TASK: NAME A FRUIT and TASK: NAME A VEGETABLE"  # the task message, upper-cased
     assert sorted(r.node for r in remote.ledger) == sorted(r.node for r in local.ledger)
     assert remote.usage.calls == local.usage.calls == 4  # node usage rolls up into the team run on Ray too
+    with pytest.raises(UserError, match="2 replicas x 2 threads need 4 CPUs, but the Ray cluster has 2"):
+        ReplicaPool.start("qwen2.5-coder-0.5b", replicas=2, threads=2)  # refused at once, not a hang
 
 
 async def test_a_failing_node_on_ray_fails_as_it_does_locally(cluster: Any, tmp_path: Path) -> None:
