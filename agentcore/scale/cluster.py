@@ -84,6 +84,9 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
     if ray.is_initialized():
         return ray
     target = address or os.environ.get("RAY_ADDRESS") or None
+    if target is not None and target.startswith("ray://"):
+        ray.init(address=target)  # Ray Client: the cluster's own settings hold; driver options would go to it
+        return ray
     options: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
     if target is None:  # a private cluster: the settings of a cluster we start are ours to choose
         options |= {"num_cpus": num_cpus or os.cpu_count() or 1, "include_dashboard": False,
