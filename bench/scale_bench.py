@@ -66,13 +66,12 @@ def _number(text: Any) -> float | None:
 
 
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
-    from agentcore.models.llamacpp import LlamaCppModel
-    from agentcore.models.registry import DEFAULT_MODEL, model_path
+    from agentcore.models.loader import load_model_async
+    from agentcore.models.registry import DEFAULT_MODEL
 
     todo = tasks(args.tasks)
     print(f"batch throughput, {len(todo)} tasks, max_tokens {args.max_tokens}, default model {DEFAULT_MODEL}:")
-    local = LlamaCppModel(str(model_path(DEFAULT_MODEL)), n_ctx=2048, n_threads=2, seed=0)
-    await local.aload()
+    local = await load_model_async(DEFAULT_MODEL, n_threads=2, n_ctx=2048)  # as the replicas load it
     await measure("warm-up (local, 1 task)", local, 1, todo[:1], args.max_tokens)
     rows = [await measure("local (2 threads)", local, 1, todo, args.max_tokens)]
     del local
