@@ -88,7 +88,8 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
         ray.init(address=target)  # Ray Client: the cluster's own settings hold; driver options would go to it
         return ray
     options: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
-    if target is None:  # a private cluster: the settings of a cluster we start are ours to choose
+    if target is None:  # a private cluster ("local": never a stale `ray start` left on this machine)
+        target = "local"
         options |= {"num_cpus": num_cpus or os.cpu_count() or 1, "include_dashboard": False,
                     "object_store_memory": OBJECT_STORE_BYTES}  # fmt: skip
     ray.init(address=target, **options)
