@@ -31,6 +31,7 @@ bench: setup
 	$(BIN)/python -m bench.optimizer_bench
 	$(BIN)/python -m bench.teams_bench
 	$(BIN)/python -m bench.memory_bench
+	$(BIN)/python -m bench.scale_bench
 
 bench-compare: setup bench-peers
 	$(BIN)/python -m bench.harness $(ARGS)

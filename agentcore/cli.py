@@ -47,10 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     pull.add_argument("name")
     from agentcore.memory.cli import add_memory_parser  # argparse only: loads no store
     from agentcore.protocols.serve_cli import add_parsers
+    from agentcore.scale.batch_cli import add_parser as add_batch_parser
     from agentcore.teams.cli import add_parser as add_team_parser
 
     add_memory_parser(sub)
     add_team_parser(sub)
+    add_batch_parser(sub)
     add_parsers(sub)  # agentcore mcp serve, agentcore a2a serve
     return parser
 
@@ -96,7 +98,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # Subcommands whose code lives with their feature: module and function, imported only when used.
-_ELSEWHERE = {"memory": ("agentcore.memory.cli", "run_memory"), "team": ("agentcore.teams.cli", "main")}
+_ELSEWHERE = {
+    "memory": ("agentcore.memory.cli", "run_memory"),
+    "team": ("agentcore.teams.cli", "main"),
+    "batch": ("agentcore.scale.batch_cli", "main"),
+}
 
 
 def _dispatch(args: argparse.Namespace) -> int:

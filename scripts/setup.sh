@@ -11,7 +11,7 @@ CACHE=${AGENTCORE_CACHE:-$HOME/.cache/agentcore}
 LLAMA_VERSION=0.3.36
 # -march=native emits AMX on these VMs, which they report but cannot run ("Illegal instruction").
 CMAKE_ARGS_PORTABLE="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAVA_BUILD=OFF"
-EXTRAS=${AGENTCORE_EXTRAS:-server,mcp,a2a,memory,bench,otel,dev}
+EXTRAS=${AGENTCORE_EXTRAS:-server,mcp,a2a,memory,bench,otel,ray,dev}
 
 # pip caches wheels under the sdist's name whatever CMAKE_ARGS were, so our wheelhouse is keyed by the flags.
 KEY=$(printf '%s' "$LLAMA_VERSION $CMAKE_ARGS_PORTABLE" | sha256sum | cut -c1-12)

@@ -30,6 +30,8 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--checkpoints", default=None, help="checkpoint folder (default: the cache folder)")
     run.add_argument("--json", action="store_true", help="print the result (state, ledger) as JSON")
     run.add_argument("--quiet", action="store_true", help="print only the answer")
+    run.add_argument("--executor", default="local", help="where nodes run: local (default), ray, ray://HOST:PORT, auto")
+    run.add_argument("--replicas", type=int, default=1, help="model replicas (Ray actors) with a Ray executor")
     graph = actions.add_parser("graph", help="draw the topology: Mermaid text, or an SVG/PNG picture")
     graph.add_argument("file")
     graph.add_argument("--format", choices=["mermaid", "svg", "png"], default="mermaid")
@@ -114,14 +116,21 @@ async def _run(args: argparse.Namespace) -> int:
 
     if not args.resume and not (args.task or "").strip():
         raise UserError('give the task: agentcore team run FILE --task "..." (or --resume RUN_ID)')
-    registry = await _registry(args)
+    from agentcore.scale.team_executor import team_executor
+
+    check_team_file(args.file)
+    executor, registry, close = await team_executor(args, _registry)
     folder = Path(args.checkpoints) if args.checkpoints else cache_dir() / "teams" / "runs"
-    team = Team.load(args.file, registry=registry, checkpoint_dir=folder, stats_dir=cache_dir() / "teams" / "stats")
+    team = Team.load(args.file, registry=registry, checkpoint_dir=folder, stats_dir=cache_dir() / "teams" / "stats",
+                     executor=executor)  # fmt: skip
     show = _Progress(args.quiet or args.json)
-    if args.resume:
-        result = await team.resume(args.resume, on_event=show, timeout=args.timeout)
-    else:
-        result = await team.run(args.task, on_event=show, timeout=args.timeout)
+    try:
+        if args.resume:
+            result = await team.resume(args.resume, on_event=show, timeout=args.timeout)
+        else:
+            result = await team.run(args.task, on_event=show, timeout=args.timeout)
+    finally:
+        close()
     show.line(result.summary())
     if args.json:
         print(json.dumps(_result_json(result), indent=2, default=str))
