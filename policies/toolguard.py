@@ -14,6 +14,8 @@ planner even when that tool is never called. Tool-Guard replaces each model turn
 2. **Plan twice in clean contexts** (instructions, a strict allow-list rule, the request, validated
    call/result pairs only): plan A over the influenced tools (skipped while there are none), plan B over the
    others. Both plans must call a tool (`allow_final=False`), so a grammar backend cannot answer off-script.
+   Each plan's prompt keeps its stable part first and the allow-list rule last (`toolguard_plan.layout`), so a
+   replan after a rejection reuses that plan's saved KV state instead of evaluating its whole prompt again.
 3. **Decide**: only A -> A, only B -> B, both -> a seeded random pick, neither -> the final answer, written in
    a clean context from the validated results.
 4. **Validate** the chosen call: provenance (deterministic; unseen amounts are only flagged), alignment,

@@ -41,7 +41,10 @@ async def propose(turn: Turn, label: str, tools: list[ToolSpec]) -> ToolCall | N
     flagged = turn.state.flagged
     shown = [replace(s, description=flagged[s.name]) if s.name in flagged else s for s in tools]
     offered = (*shown, tp.NO_TOOL_SPEC)
-    messages = tp.plan_messages(turn.instructions(), turn.ctx.task, offered, turn.state.steps)
+    listed, late = layout(turn, label, shown)
+    messages = tp.plan_messages(
+        turn.instructions(), turn.ctx.task, (*listed, tp.NO_TOOL_SPEC), turn.state.steps, allowed=offered, late=late
+    )
     request = ModelRequest(
         messages=messages,
         tools=offered,
@@ -66,6 +69,19 @@ async def propose(turn: Turn, label: str, tools: list[ToolSpec]) -> ToolCall | N
     return proposal
 
 
+def layout(turn: Turn, label: str, shown: list[ToolSpec]) -> tuple[list[ToolSpec], list[ToolSpec]]:
+    """Which tools a plan's system message lists (the same all task long, so its KV state is reused) and which
+    come late, in the last message. Plan B lists every tool the scan did not flag, the ones quarantined by a
+    rejection since included: it saw them before the rejection anyway, and may no longer call them. Plan A lists
+    the flagged tools (their descriptions cut); a tool quarantined by a rejection comes late, so plan A never sees
+    a description that only plan B was shown before."""
+    flagged = turn.state.flagged
+    if label == "B":
+        return [s for s in turn.request.tools if s.name not in flagged], []
+    listed = [replace(s, description=flagged[s.name]) for s in turn.request.tools if s.name in flagged]
+    return listed, [s for s in shown if s.name not in flagged]
+
+
 async def final(turn: Turn, reason: str) -> ModelResponse:
     """The final answer, written in a clean context from the validated steps (never the poisoned prompt)."""
     request = turn.request
@@ -83,4 +99,4 @@ async def final(turn: Turn, reason: str) -> ModelResponse:
     return replace(response, tool_call=None, usage=turn.usage)
 
 
-__all__ = ["final", "plan", "propose"]
+__all__ = ["final", "layout", "plan", "propose"]
