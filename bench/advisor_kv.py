@@ -6,9 +6,11 @@ prompt again. With several KV states it resumes from the main run's own prefix. 
 `kv_cache_bytes=0` (before) and the default budget (after). The main model's turns and the advisor's are told
 apart by two thin wrappers around the one model.
 
-The reviews use a strict bench template (the answer must show its calculation) so that the 0.5B reviewer asks
-for revisions; the advisor's default templates approve most answers, and an approved answer ends the run with
-no further main turn to measure. With an advisor on a model of its own, the main model's state is never evicted.
+The reviews use a harsh bench template (the answer must explain each step) so that the 0.5B reviewer asks for
+some revisions: with the advisor's own templates it approved every answer here, and an approved answer ends
+the run with no further main turn to measure. A revision is the main model's turn right after a review that
+said not ok; the main model's turn right after an approving review is the next task's first turn. With an
+advisor on a model of its own, the main model's state is never evicted.
 
     .venv/bin/python -m bench.advisor_kv [--threads 2]
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,12 +32,13 @@ TASKS = (
     "A train covers 240 km in 3 hours. At the same speed, how far does it go in 5 hours?",
     "What is 15% of 360, plus 27?",
     "A box holds 12 eggs. How many boxes do 150 eggs fill completely, and how many eggs are left over?",
+    "A room is 4.5 m long and 3.2 m wide. What is its area in square metres?",
+    "Tickets cost 18 euros for adults and 11 euros for children. What do 2 adults and 3 children pay?",
 )
 STRICT_REVIEW = (
-    "You review an AI assistant's answers to arithmetic tasks. The answer must show its calculation step by step "
-    "and end with the final number and its unit. Check the proposed answer against the task. Set ok to true only "
-    "if it shows the calculation and the final number is right; otherwise set ok to false and state the main "
-    "problem in issue."
+    "You are a harsh reviewer of an AI assistant's answers. Answers are usually too short: they must explain each "
+    "step of the calculation. If the proposed answer does not explain each step, set ok to false and say what is "
+    "missing in issue."
 )
 
 
@@ -44,7 +48,7 @@ class Seat:
 
     model: Any
     label: str
-    log: list[tuple[str, Usage]]
+    log: list[tuple[str, Usage, bool]]  # (seat, usage, whether a review said not ok)
     calls: list[Usage] = field(default_factory=list)
 
     @property
@@ -54,7 +58,7 @@ class Seat:
     async def complete(self, request: ModelRequest) -> ModelResponse:
         response: ModelResponse = await self.model.complete(request)
         self.calls.append(response.usage)
-        self.log.append((self.label, response.usage))
+        self.log.append((self.label, response.usage, self.label == "advisor" and not_ok(response.content)))
         return response
 
     def count_tokens(self, text: str) -> int:
@@ -70,7 +74,7 @@ async def run(budget: int, threads: int) -> tuple[Seat, Seat, int]:
     from agentcore.tools.builtin import builtin_toolset
 
     model = LlamaCppModel(pull(DEFAULT_MODEL), n_ctx=4096, n_threads=threads, kv_cache_bytes=budget)
-    log: list[tuple[str, Usage]] = []
+    log: list[tuple[str, Usage, bool]] = []
     main, seat = Seat(model, "main", log), Seat(model, "advisor", log)
     strict = {"strict": AdvisorTemplate(TEMPLATES["math"].advice, STRICT_REVIEW)}
     advisor = Advisor(seat, mode="review_revise", domain="strict", templates=strict)  # type: ignore[arg-type]
@@ -78,9 +82,16 @@ async def run(budget: int, threads: int) -> tuple[Seat, Seat, int]:
     for task in TASKS:
         agent: Any = Agent(main, tools=builtin_toolset(["calculator"]), policies=[advisor], max_steps=6)
         result = await agent.run(task)
-        reviews = [e for e in result.trace if e["kind"] == "advisor" and e.get("mode") == "review"]
-        revisions += sum(1 for e in reviews if e.get("ok") is False)
+        revisions += sum(1 for e in result.trace if e["kind"] == "advisor" and e.get("ok") is False)
     return main, seat, revisions
+
+
+def not_ok(content: str | None) -> bool:
+    try:
+        data = json.loads(content or "")
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("ok") is False
 
 
 def share(calls: Sequence[Usage]) -> str:
@@ -96,12 +107,11 @@ async def main_async(threads: int) -> None:
         main, seat, revisions = await run(budget, threads)
         print(f"  {label}: {revisions} revisions")
         print(f"    main model's turns ({len(main.calls)}): {share(main.calls)}")
-        after = [
-            u
-            for (who, u), (before, _) in zip(main.log[1:], main.log, strict=False)
-            if (who, before) == ("main", "advisor")
-        ]
-        print(f"    of which revisions, right after a review ({len(after)}): {share(after)}")
+        pairs = list(zip(main.log, main.log[1:], strict=False))
+        revised = [u for (before, _, bad), (who, u, _) in pairs if (before, who, bad) == ("advisor", "main", True)]
+        fresh = [u for (before, _, bad), (who, u, _) in pairs if (before, who, bad) == ("advisor", "main", False)]
+        print(f"    of which revisions, right after a review that said not ok ({len(revised)}): {share(revised)}")
+        print(f"    of which next tasks' first turns, right after an approving review ({len(fresh)}): {share(fresh)}")
         print(f"    advisor's reviews ({len(seat.calls)}): {share(seat.calls)}")
     print(f"    reproduce: {CMD} --threads {threads}")
 
