@@ -67,7 +67,13 @@ def measure(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def run(
-    user_tasks: Sequence[str], injection: str, runs: Sequence[str], rows: list[dict[str, Any]], threads: int = 2
+    user_tasks: Sequence[str],
+    injection: str,
+    runs: Sequence[str],
+    rows: list[dict[str, Any]],
+    *,
+    threads: int = 2,
+    out: Path = OUT,
 ) -> None:
     """Run each case and add its rows to `rows` (replacing earlier rows of the same case, run and layout)."""
     from agentdojo.task_suite.load_suites import get_suite
@@ -90,7 +96,7 @@ def run(
             rows.append({**row, **measure(row)})
             print(json.dumps({k: rows[-1][k] for k in ("user_task", "defence", "kv", "layout", "steps", "model_calls",
                   "evaluated_per_step", "cached_share", "seconds")}), file=sys.stderr)  # fmt: skip
-            OUT.write_text(json.dumps(rows, indent=1))
+            out.write_text(json.dumps(rows, indent=1))
 
 
 def table(rows: Sequence[dict[str, Any]]) -> list[str]:
@@ -134,12 +140,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--injection", default="injection_task_0")
     parser.add_argument("--runs", default=",".join(RUNS), help=f"comma list of {', '.join(RUNS)}")
     parser.add_argument("--threads", type=int, default=2, help="llama.cpp threads (1 on a contended machine)")
+    parser.add_argument("--out", type=Path, default=OUT, help="where rows are kept (default: %(default)s)")
+    parser.add_argument("--merge", nargs="*", default=[], help="add the rows of these files (replacing same keys)")
     parser.add_argument("--fresh", action="store_true", help="drop the rows kept in kv_results.json first")
     parser.add_argument("--report-only", action="store_true", help="print the table from kv_results.json")
     args = parser.parse_args(argv)
-    rows = [] if args.fresh or not OUT.exists() else json.loads(OUT.read_text())
+    out: Path = args.out
+    rows = [] if args.fresh or not out.exists() else json.loads(out.read_text())
+    for extra in args.merge:  # rows of runs kept elsewhere (two runs at once must not write one file)
+        news = json.loads(Path(extra).read_text())
+        rows = [r for r in rows if key(r) not in {key(n) for n in news}] + news
     if not args.report_only:
-        run(args.user_tasks.split(","), args.injection, args.runs.split(","), rows, args.threads)
+        run(args.user_tasks.split(","), args.injection, args.runs.split(","), rows, threads=args.threads, out=out)
+    elif args.merge:
+        out.write_text(json.dumps(rows, indent=1))
     print("\n".join(table(rows)))
     return 0
 
