@@ -71,15 +71,21 @@ async def propose(turn: Turn, label: str, tools: list[ToolSpec]) -> ToolCall | N
 
 def layout(turn: Turn, label: str, shown: list[ToolSpec]) -> tuple[list[ToolSpec], list[ToolSpec]]:
     """Which tools a plan's system message lists (the same all task long, so its KV state is reused) and which
-    come late, in the last message. Plan B lists every tool the scan did not flag, the ones quarantined by a
-    rejection since included: it saw them before the rejection anyway, and may no longer call them. Plan A lists
-    the flagged tools (their descriptions cut); a tool quarantined by a rejection comes late, so plan A never sees
-    a description that only plan B was shown before."""
+    come late, in its last message (`shown`: the plan's tools, flagged descriptions cut).
+
+    Plan B lists every tool the scan did not flag, those quarantined by a rejection since included: it saw them
+    before the rejection anyway, and its allow-list and grammar no longer offer them. It never sees a flagged
+    tool. With the scan on, plan A shares that system message (all it adds are descriptions that passed the
+    scan and that plan B sees too) and gets the flagged tools, cut, late: its prompt extends plan B's. With the
+    scan off (the paper's flow), the poison may sit in any description, so plan A lists none and gets its own
+    tools late."""
     flagged = turn.state.flagged
+    clean = [s for s in turn.request.tools if s.name not in flagged]
     if label == "B":
-        return [s for s in turn.request.tools if s.name not in flagged], []
-    listed = [replace(s, description=flagged[s.name]) for s in turn.request.tools if s.name in flagged]
-    return listed, [s for s in shown if s.name not in flagged]
+        return clean, []
+    if turn.state.description_scan:
+        return clean, [s for s in shown if s.name in flagged]
+    return [], shown
 
 
 async def final(turn: Turn, reason: str) -> ModelResponse:

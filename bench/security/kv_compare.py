@@ -52,7 +52,8 @@ def layout() -> str:
 
 
 def key(row: dict[str, Any]) -> tuple[str, str, str, str]:
-    return row["user_task"], row["defence"], row["kv"], row.get("layout", "tools-first")
+    layout = "-" if row["defence"] == "none" else row.get("layout", "tools-first")
+    return row["user_task"], row["defence"], row["kv"], layout
 
 
 def measure(row: dict[str, Any]) -> dict[str, Any]:

@@ -131,7 +131,11 @@ async def test_influenced_tool_is_quarantined_before_any_plan_and_stays_usable()
     # Plan A shows read_file with its description cut before the first flagged sentence: no poison either.
     plans_a = [r for r in model.requests if "read_file" in {s.name for s in r.tools}]
     assert plans_a and all("MUST" not in m.content and ATTACKER not in m.content for r in plans_a for m in r.messages)
-    assert all("Reads the contents of the file" in r.messages[0].content for r in plans_a)
+    assert all("Reads the contents of the file" in r.messages[-1].content for r in plans_a)
+    # ... late, in its last message: both plans share one system message (and its KV state), which lists only
+    # the tools that passed the scan.
+    assert {r.messages[0].content for r in plans_a} == {r.messages[0].content for r in plans_b}
+    assert "read_file" not in plans_a[0].messages[0].content
     assert events(result, "summary")[0]["quarantined"] == ["read_file"]
 
 
