@@ -297,7 +297,9 @@ def _prefill(llm: Any, tokens: list[int], cached: int, cancelled: threading.Even
     llama_cpp.llama_set_abort_callback(llm.ctx, hook, None)
     # A draft model makes llama-cpp-python keep the logits of every evaluated token (to verify drafts), but the
     # prompt needs only its last one: without this, each prompt token would cost a vocabulary-wide logits row.
-    logits_all, llm._logits_all = llm._logits_all, False
+    drafting = getattr(llm, "draft_model", None) is not None
+    if drafting:
+        llm._logits_all = False
     try:
         llm.eval(tokens[cached:])  # never empty: _cached_prefix leaves at least the last token to evaluate
     except RuntimeError:  # "llama_decode returned 2": aborted; llama.cpp dropped the unfinished batch
@@ -305,7 +307,8 @@ def _prefill(llm: Any, tokens: list[int], cached: int, cancelled: threading.Even
             raise _Cancelled from None
         raise
     finally:
-        llm._logits_all = logits_all
+        if drafting:
+            llm._logits_all = True  # what llama-cpp-python sets whenever it has a draft model
         llama_cpp.llama_set_abort_callback(llm.ctx, llama_cpp.ggml_abort_callback(), None)
 
 
