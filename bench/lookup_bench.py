@@ -124,9 +124,8 @@ async def main_async(count: int, draft: int, threads: int) -> None:
               f" {rate['off']:.1f} -> {rate['on']:.1f} tok/s overall (median per turn {median['off']:.1f} ->"
               f" {median['on']:.1f}); identical outputs {kind.identical}/{kind.turns}")  # fmt: skip
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(
-        f"    peak RSS of this process (both models): {rss:.0f} MiB   reproduce: {CMD} --tasks {count} --draft {draft}"
-    )
+    print(f"    peak RSS of this process (both models): {rss:.0f} MiB")
+    print(f"    reproduce: {CMD} --tasks {count} --draft {draft} --threads {threads}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
