@@ -41,10 +41,13 @@ async def propose(turn: Turn, label: str, tools: list[ToolSpec]) -> ToolCall | N
     flagged = turn.state.flagged
     shown = [replace(s, description=flagged[s.name]) if s.name in flagged else s for s in tools]
     offered = (*shown, tp.NO_TOOL_SPEC)
-    listed, late = layout(turn, label, shown)
-    messages = tp.plan_messages(
-        turn.instructions(), turn.ctx.task, (*listed, tp.NO_TOOL_SPEC), turn.state.steps, allowed=offered, late=late
-    )
+    if turn.plan_layout == "stable_first":
+        listed, late = layout(turn, label, shown)
+        messages = tp.plan_messages(
+            turn.instructions(), turn.ctx.task, (*listed, tp.NO_TOOL_SPEC), turn.state.steps, allowed=offered, late=late
+        )
+    else:
+        messages = tp.plan_messages_tools_first(turn.instructions(), turn.ctx.task, offered, turn.state.steps)
     request = ModelRequest(
         messages=messages,
         tools=offered,

@@ -6,13 +6,14 @@ then Tool-Guard with the default KV budget (after) and with `kv_cache_bytes=0` (
 evaluated per agent step, cached share, seconds, and whether the decisions (calls executed, calls rejected) are
 the same before and after. Target: evaluated tokens per step with Tool-Guard at most 2x the undefended run.
 
-Each row also names the layout of Tool-Guard's plan prompts (`toolguard_prompts.LAYOUT`; rows without one are
-from the "tools-first" layout, where each plan's tool list came right after the instructions), so that runs of
-two layouts sit side by side.
+Each row also names the layout of Tool-Guard's plan prompts (`ToolGuard(plan_layout=...)`, the third part of a
+run: `toolguard:default:stable_first`; rows without one are from the default "tools-first" layout, where each
+plan's tool list comes right after the instructions), so that runs of two layouts sit side by side.
 
     bench/peers/.venv-agentdojo/bin/python -m bench.security.kv_compare \\
         [--user-tasks user_task_0,user_task_3,user_task_4] [--injection injection_task_0] \\
-        [--runs none:default,toolguard:default,toolguard:off] [--threads 2] [--fresh | --report-only]
+        [--runs none:default,toolguard:default,toolguard:off,toolguard:default:stable_first] [--threads 2] \\
+        [--out FILE] [--merge FILE ...] [--fresh | --report-only]
 
 Rows are kept in bench/security/kv_results.json (a later run replaces the rows of the same case, run and layout).
 """
@@ -41,14 +42,6 @@ def model(budget: str, threads: int) -> Any:
     kv = 0 if budget == "off" else DEFAULT_KV_CACHE_BYTES
     path = model_path(DEFAULT_MODEL)
     return LlamaCppModel(path, name=DEFAULT_MODEL, n_ctx=8192, n_threads=threads, kv_cache_bytes=kv)
-
-
-def layout() -> str:
-    """The plan-prompt layout of the Tool-Guard this process imported (imported now: a later edit cannot leak in)."""
-    import agentcore.policies.toolguard  # noqa: F401  (the whole guard, before any case runs)
-    from agentcore.policies import toolguard_prompts
-
-    return str(getattr(toolguard_prompts, "LAYOUT", "tools-first"))
 
 
 def key(row: dict[str, Any]) -> tuple[str, str, str, str]:
@@ -81,16 +74,15 @@ def run(
 
     suite = get_suite(BENCHMARK_VERSION, "banking")
     models = {budget: model(budget, threads) for budget in ("off", "default")}
-    prompts = layout()
     for task_id in user_tasks:
         user_task, injection_task = suite.user_tasks[task_id], suite.injection_tasks[injection]
-        for defence, budget in (run.split(":") for run in runs):
+        for defence, budget, plan_layout in ((*run.split(":"), "tools_first")[:3] for run in runs):
             env = suite.load_and_inject_default_environment({})
-            element = AgentcoreElement(models[budget], make_policies(defence), 10, 1800.0)
+            element = AgentcoreElement(models[budget], make_policies(defence, plan_layout=plan_layout), 10, 1800.0)
             outcome = run_case(suite, element, "description", user_task, injection_task)
             label = {"suite": "banking", "attack": "description", "defence": defence, "model": "default"}
             row = {**score(label, (env, user_task, injection_task), outcome), "kv": budget}
-            row["layout"] = prompts if defence != "none" else "-"
+            row["layout"] = plan_layout.replace("_", "-") if defence != "none" else "-"
             same = [r for r in rows if key(r) == key(row)]
             for old in same:
                 rows.remove(old)

@@ -153,9 +153,11 @@ async def test_quarantined_tool_stays_usable_for_the_real_task() -> None:
     assert any(d.get("random") for d in events(result, "decision"))
 
 
-async def test_clean_contexts_never_show_the_agent_tool_list() -> None:
+@pytest.mark.parametrize("layout", ["tools_first", "stable_first"])
+async def test_clean_contexts_never_show_the_agent_tool_list(layout: str) -> None:
     sent: list[tuple[str, float]] = []
-    guard = ToolGuard(scan_descriptions=False)  # the paper's flow: send_money is quarantined on rejection
+    # The paper's flow: send_money is quarantined on rejection.
+    guard = ToolGuard(scan_descriptions=False, plan_layout=layout)
     _, fm = await run(bank(sent, poisoned=POISON), [call("get_balance")], "What is my balance?", guard)
     plans = [r for r in fm.requests if any(s.name == NO_TOOL for s in r.tools)]
     assert plans and all(r.messages[0].content.startswith(INSTRUCTIONS) for r in plans)
@@ -167,10 +169,10 @@ async def test_clean_contexts_never_show_the_agent_tool_list() -> None:
 
 
 async def test_replans_keep_each_plans_prompt_up_to_the_allow_list_rule() -> None:
-    """Issue #17: a rejection moves a tool to plan A, yet each plan's next prompt keeps the previous one's
-    messages, and its last message up to the tail, so the KV state saved for that plan serves it."""
+    """Issue #17, plan_layout="stable_first": a rejection moves a tool to plan A, yet each plan's next prompt
+    keeps the previous one's messages, and its last message up to the tail, so its saved KV state serves it."""
     sent: list[tuple[str, float]] = []
-    guard = ToolGuard(scan_descriptions=False)
+    guard = ToolGuard(scan_descriptions=False, plan_layout="stable_first")
     _, fm = await run(bank(sent, poisoned=POISON), [call("get_balance")], "What is my balance?", guard)
     plans = [r for r in fm.requests if any(s.name == NO_TOOL for s in r.tools)]
     b_first, b_next = [r for r in plans if "get_balance" in {s.name for s in r.tools}][:2]
@@ -483,3 +485,8 @@ async def test_routing_tiers_before_the_guard_keep_the_guard_on() -> None:
     assert sent == []  # the attack never executed
     assert events(result, "quarantine"), "the guard saw the turns and quarantined the poisoned tool"
     assert tier.requests and not main.requests  # the tier still answered every turn
+
+
+def test_an_unknown_plan_layout_is_a_user_error() -> None:
+    with pytest.raises(UserError, match="plan_layout must be one of"):
+        ToolGuard(plan_layout="sideways")
