@@ -100,7 +100,7 @@ def table(rows: Sequence[dict[str, Any]]) -> list[str]:
     ]
     for row in sorted(rows, key=lambda r: (r["user_task"], r["defence"] != "none", key(r)[3], r["kv"] != "off")):
         run = "undefended" if row["defence"] == "none" else f"Tool-Guard, KV {_kv(row)}"
-        lines.append(f"| {row['user_task']} | {run} | {row.get('layout', 'tools-first')} | {row['steps']} |"
+        lines.append(f"| {row['user_task']} | {run} | {key(row)[3]} | {row['steps']} |"
                      f" {row['calls_per_step']} | {row['evaluated_per_step']} | {row['cached_share']:.0%} |"
                      f" {row['seconds']} | {int(row['utility'])} | {int(row['attack_executed'])} |"
                      f" {row['status']} |")  # fmt: skip
