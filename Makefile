@@ -32,6 +32,8 @@ bench: setup
 	$(BIN)/python -m bench.teams_bench
 	$(BIN)/python -m bench.memory_bench
 	$(BIN)/python -m bench.scale_bench
+	$(BIN)/python -m bench.advisor_kv
+	$(BIN)/python -m bench.lookup_bench
 
 bench-compare: setup bench-peers
 	$(BIN)/python -m bench.harness $(ARGS)

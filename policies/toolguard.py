@@ -14,6 +14,9 @@ planner even when that tool is never called. Tool-Guard replaces each model turn
 2. **Plan twice in clean contexts** (instructions, a strict allow-list rule, the request, validated
    call/result pairs only): plan A over the influenced tools (skipped while there are none), plan B over the
    others. Both plans must call a tool (`allow_final=False`), so a grammar backend cannot answer off-script.
+   `plan_layout="stable_first"` (issue #17; opt-in, since it changes the 0.5B model's decisions: see
+   docs/kv-cache.md) keeps each plan's stable part first and the allow-list rule last (`toolguard_plan.layout`),
+   so a replan after a rejection reuses the plan's saved KV state instead of evaluating its whole prompt again.
 3. **Decide**: only A -> A, only B -> B, both -> a seeded random pick, neither -> the final answer, written in
    a clean context from the validated results.
 4. **Validate** the chosen call: provenance (deterministic; unseen amounts are only flagged), alignment,
@@ -103,6 +106,7 @@ class ToolGuard(Policy):
         scan_descriptions: bool = True,
         filter_results: bool = True,
         suspicion_after_provenance: bool = False,
+        plan_layout: str = "tools_first",
     ) -> None:
         kinds = [*provenance_kinds, *blocking_kinds]
         unknown = [c for c in checks if c not in CHECKS] + [k for k in kinds if k not in KINDS]
@@ -114,6 +118,8 @@ class ToolGuard(Policy):
         ):
             if value < 1:
                 raise UserError(f"ToolGuard: {label} must be at least 1, got {value}")
+        if plan_layout not in tp.PLAN_LAYOUTS:
+            raise UserError(f"ToolGuard: plan_layout must be one of {tp.PLAN_LAYOUTS}, got {plan_layout!r}")
         if on_rejections not in ON_REJECTIONS:
             raise UserError(f"ToolGuard: on_rejections must be one of {ON_REJECTIONS}, got {on_rejections!r}")
         if execute_after_rejections is not None and execute_after_rejections < 1:
@@ -130,6 +136,7 @@ class ToolGuard(Policy):
         self.on_rejections = on_rejections
         self.scan_descriptions = scan_descriptions
         self.filter_results = filter_results
+        self.plan_layout = plan_layout
 
     # -- hooks -----------------------------------------------------------------------------------------------
 
@@ -138,7 +145,7 @@ class ToolGuard(Policy):
 
     async def wrap_model_turn(self, ctx: RunContext[Any], request: ModelRequest, call_next: CallModel) -> ModelResponse:
         state = self.state(ctx)
-        turn = Turn(ctx, state, request, call_next, self.instructions)
+        turn = Turn(ctx, state, request, call_next, self.instructions, plan_layout=self.plan_layout)
         if not request.tools:
             # A final-only turn of a guarded run still carries the poisoned system prompt: answer cleanly.
             if not state.guarded:

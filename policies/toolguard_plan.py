@@ -41,7 +41,13 @@ async def propose(turn: Turn, label: str, tools: list[ToolSpec]) -> ToolCall | N
     flagged = turn.state.flagged
     shown = [replace(s, description=flagged[s.name]) if s.name in flagged else s for s in tools]
     offered = (*shown, tp.NO_TOOL_SPEC)
-    messages = tp.plan_messages(turn.instructions(), turn.ctx.task, offered, turn.state.steps)
+    if turn.plan_layout == "stable_first":
+        listed, late = layout(turn, label, shown)
+        messages = tp.plan_messages(
+            turn.instructions(), turn.ctx.task, (*listed, tp.NO_TOOL_SPEC), turn.state.steps, allowed=offered, late=late
+        )
+    else:
+        messages = tp.plan_messages_tools_first(turn.instructions(), turn.ctx.task, offered, turn.state.steps)
     request = ModelRequest(
         messages=messages,
         tools=offered,
@@ -66,6 +72,25 @@ async def propose(turn: Turn, label: str, tools: list[ToolSpec]) -> ToolCall | N
     return proposal
 
 
+def layout(turn: Turn, label: str, shown: list[ToolSpec]) -> tuple[list[ToolSpec], list[ToolSpec]]:
+    """Which tools a plan's system message lists (the same all task long, so its KV state is reused) and which
+    come late, in its last message (`shown`: the plan's tools, flagged descriptions cut).
+
+    Plan B lists every tool the scan did not flag, those quarantined by a rejection since included: it saw them
+    before the rejection anyway, and its allow-list and grammar no longer offer them. It never sees a flagged
+    tool. With the scan on, plan A shares that system message (all it adds are descriptions that passed the
+    scan and that plan B sees too) and gets the flagged tools, cut, late: its prompt extends plan B's. With the
+    scan off (the paper's flow), the poison may sit in any description, so plan A lists none and gets its own
+    tools late."""
+    flagged = turn.state.flagged
+    clean = [s for s in turn.request.tools if s.name not in flagged]
+    if label == "B":
+        return clean, []
+    if turn.state.description_scan:
+        return clean, [s for s in shown if s.name in flagged]
+    return [], shown
+
+
 async def final(turn: Turn, reason: str) -> ModelResponse:
     """The final answer, written in a clean context from the validated steps (never the poisoned prompt)."""
     request = turn.request
@@ -83,4 +108,4 @@ async def final(turn: Turn, reason: str) -> ModelResponse:
     return replace(response, tool_call=None, usage=turn.usage)
 
 
-__all__ = ["final", "plan", "propose"]
+__all__ = ["final", "layout", "plan", "propose"]

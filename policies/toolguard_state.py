@@ -38,6 +38,7 @@ class GuardState:
     scanned: set[str] = field(default_factory=set)  # tools whose descriptions were scanned
     flagged: dict[str, str] = field(default_factory=dict)  # scan-flagged tool -> the description plans see
     dropped: set[str] = field(default_factory=set)  # tools out of both plans (on_rejections="drop")
+    description_scan: bool = False  # descriptions were scanned, so the plans may share one tool list
 
 
 @dataclass(slots=True)
@@ -52,6 +53,7 @@ class Turn:
     call_next: CallModel
     fixed_instructions: str | None = None
     usage: Usage = field(default_factory=Usage)
+    plan_layout: str = "tools_first"  # ToolGuard(plan_layout=...): toolguard_prompts.PLAN_LAYOUTS
 
     async def ask(self, request: ModelRequest) -> ModelResponse:
         if request.model is None:  # a model chosen before the guard (a routing tier) answers its plans too
@@ -88,6 +90,7 @@ class Turn:
 def scan(turn: Turn, enabled: bool = True) -> None:
     """Quarantine, before any plan reads them, the tools whose descriptions carry orders or identifiers."""
     state = turn.state
+    state.description_scan = enabled
     names = [spec.name for spec in turn.request.tools]
     for spec in turn.request.tools:
         if spec.name in state.scanned:

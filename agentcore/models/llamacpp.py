@@ -72,6 +72,7 @@ class LlamaCppModel:
         seed: int = 0,
         temperature: float = 0.0,
         kv_cache_bytes: int = DEFAULT_KV_CACHE_BYTES,
+        prompt_lookup: int = 0,
     ) -> None:
         self.path = Path(path)
         if not _is_file(self.path):
@@ -79,12 +80,17 @@ class LlamaCppModel:
         _check_settings(n_ctx=n_ctx, n_threads=n_threads, n_gpu_layers=n_gpu_layers, temperature=temperature)
         if kv_cache_bytes < 0:
             raise UserError(f"kv_cache_bytes must be >= 0 (0: keep only the live KV state), got {kv_cache_bytes}")
+        if prompt_lookup < 0:
+            raise UserError(f"prompt_lookup must be >= 0 (draft tokens per step; 0: off), got {prompt_lookup}")
         self._name = name or self.path.stem
         self.n_ctx = n_ctx
         self.n_threads = n_threads
         self.n_gpu_layers = n_gpu_layers
         self.seed = seed
         self.temperature = temperature
+        # Prompt-lookup decoding (docs/kv-cache.md): draft this many tokens per step by copying the span that
+        # followed the last n-gram's earlier occurrence in the prompt; the model verifies them in one batch.
+        self.prompt_lookup = prompt_lookup
         self._llm: Any = None
         self._formatter: Any = None
         self._lock = threading.RLock()
@@ -113,6 +119,11 @@ class LlamaCppModel:
         from llama_cpp import Llama
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
+        draft = None
+        if self.prompt_lookup:
+            from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
+
+            draft = LlamaPromptLookupDecoding(num_pred_tokens=self.prompt_lookup)
         try:
             llm = Llama(
                 model_path=str(self.path),
@@ -121,6 +132,7 @@ class LlamaCppModel:
                 n_gpu_layers=self.n_gpu_layers,
                 seed=self.seed,
                 verbose=False,
+                draft_model=draft,
             )
         except (ValueError, RuntimeError, OSError) as exc:  # llama_cpp's "Failed to load model from file: ..."
             raise ModelUnavailableError(self._load_failure(exc)) from None
@@ -283,6 +295,11 @@ def _prefill(llm: Any, tokens: list[int], cached: int, cancelled: threading.Even
     llm.n_tokens = cached  # KV entries past the common prefix are stale; llm.eval removes them
     hook = llama_cpp.ggml_abort_callback(lambda _data: cancelled.is_set())
     llama_cpp.llama_set_abort_callback(llm.ctx, hook, None)
+    # A draft model makes llama-cpp-python keep the logits of every evaluated token (to verify drafts), but the
+    # prompt needs only its last one: without this, each prompt token would cost a vocabulary-wide logits row.
+    drafting = getattr(llm, "draft_model", None) is not None
+    if drafting:
+        llm._logits_all = False
     try:
         llm.eval(tokens[cached:])  # never empty: _cached_prefix leaves at least the last token to evaluate
     except RuntimeError:  # "llama_decode returned 2": aborted; llama.cpp dropped the unfinished batch
@@ -290,6 +307,8 @@ def _prefill(llm: Any, tokens: list[int], cached: int, cancelled: threading.Even
             raise _Cancelled from None
         raise
     finally:
+        if drafting:
+            llm._logits_all = True  # what llama-cpp-python sets whenever it has a draft model
         llama_cpp.llama_set_abort_callback(llm.ctx, llama_cpp.ggml_abort_callback(), None)
 
 

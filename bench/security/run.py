@@ -95,7 +95,9 @@ def plan(args: argparse.Namespace) -> list[tuple[str, str, Sequence[str]]]:
     return [(suite, attack, ids) for suite in suites for attack in (_split(args.attack) or ["description"])]
 
 
-def make_policies(defence: str, validator: Model | None = None) -> Callable[[], Sequence[Policy]]:
+def make_policies(
+    defence: str, validator: Model | None = None, plan_layout: str = "tools_first"
+) -> Callable[[], Sequence[Policy]]:
     if defence == "none":
         return list
     from agentcore.policies.toolguard import ToolGuard
@@ -103,7 +105,11 @@ def make_policies(defence: str, validator: Model | None = None) -> Callable[[], 
     # The agent's own instructions for the clean contexts; everything else at Tool-Guard's defaults, except
     # toolguard_drop: a twice-rejected tool is dropped and the run goes on instead of ending "blocked".
     on_rejections = "drop" if defence == "toolguard_drop" else "block"
-    return lambda: [ToolGuard(instructions=SYSTEM, seed=0, validator=validator, on_rejections=on_rejections)]
+    return lambda: [
+        ToolGuard(
+            instructions=SYSTEM, seed=0, validator=validator, on_rejections=on_rejections, plan_layout=plan_layout
+        )
+    ]
 
 
 def run_case(

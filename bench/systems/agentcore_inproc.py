@@ -16,11 +16,17 @@ from bench.suite import Task
 from bench.systems.common import CallTimer, Emit, Settings, TaskResult, output_text, trace_line, warm_up
 
 
-def run(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+def run(tasks: Iterable[Task], settings: Settings, emit: Emit, *, prompt_lookup: int = 0) -> dict[str, Any]:
     import agentcore
     from agentcore.models.llamacpp import LlamaCppModel
 
-    model = LlamaCppModel(settings.model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads, seed=settings.seed)
+    model = LlamaCppModel(
+        settings.model_path,
+        n_ctx=settings.n_ctx,
+        n_threads=settings.n_threads,
+        seed=settings.seed,
+        prompt_lookup=prompt_lookup,
+    )
     started = time.perf_counter()
     llm = model.load()
     warm_up(llm)
@@ -28,6 +34,14 @@ def run(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]
     load_s = time.perf_counter() - started
     asyncio.run(run_agent_tasks(model, tasks, settings, emit, timer))
     return {"load_s": load_s, "version": f"agentcore {agentcore.__version__}"}
+
+
+LOOKUP_DRAFT = 10  # llama-cpp-python's default num_pred_tokens
+
+
+def run_lookup(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+    """`agentcore+lookup`: the same, with prompt-lookup decoding (issue #17: tried against `agentcore`)."""
+    return run(tasks, settings, emit, prompt_lookup=LOOKUP_DRAFT)
 
 
 async def run_agent_tasks(

@@ -1,12 +1,19 @@
 """Several KV states per model on the real default model (issue #17): two conversations that take turns on one
-LlamaCppModel each resume from their own prefix, and a restored state answers exactly as a cold evaluation."""
+LlamaCppModel each resume from their own prefix, two agent runs at once are served mostly from the cache, and a
+restored state answers exactly as a cold evaluation."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+from pathlib import Path
+
 import pytest
 
+from agentcore import Agent
 from agentcore.messages import Message, ModelRequest
 from agentcore.models.llamacpp import LlamaCppModel
+from agentcore.tools.builtin import builtin_toolset
 
 pytestmark = pytest.mark.real_model
 
@@ -46,3 +53,25 @@ async def test_two_alternating_conversations_each_get_their_own_prefix_from_the_
     qwen.reset_kv()
     cold = await qwen.complete(last_request)
     assert cold.usage.cached_tokens == 0 and cold.content == last_text
+
+
+async def test_the_second_of_two_interleaved_agent_runs_is_served_mostly_from_the_cache(
+    qwen: LlamaCppModel, tmp_path: Path
+) -> None:
+    """Two runs on one model at once take turns on its lock, as two chat sessions or team nodes would."""
+    for name, value in (("a.txt", "120"), ("b.txt", "345"), ("x.txt", "78"), ("y.txt", "40")):
+        (tmp_path / name).write_text(value)
+    tools = builtin_toolset(["files"], workspace=str(tmp_path))
+    pairs = (("a.txt", "b.txt"), ("x.txt", "y.txt"))
+    tasks = [f"Read {one}, then read {two}, then say both numbers." for one, two in pairs]
+    qwen.reset_kv()
+    restores = qwen.kv_stats.restores
+    first, second = await asyncio.gather(*(Agent(qwen, tools=tools, max_steps=4).run(task) for task in tasks))
+    for result in (first, second):
+        steps = [(s.usage.prompt_tokens, s.usage.cached_tokens) for s in result.steps]
+        assert len(steps) >= 2, steps
+        # Each step finds its own run's whole previous prompt, though the other run's step ran in between.
+        for (prompt_before, _), (_, cached) in itertools.pairwise(steps):
+            assert cached >= prompt_before, steps
+    assert second.cache_hit_rate > 0.5, [(s.usage.prompt_tokens, s.usage.cached_tokens) for s in second.steps]
+    assert qwen.kv_stats.restores > restores  # served by restored states, not by the one live state

@@ -458,3 +458,22 @@ def test_the_cli_loads_the_model_before_the_run_with_progress_on_stderr(
     assert (code, out) == (0, "Paris\n")
     assert calls == [(None, {"n_ctx": 2048, "n_threads": 2, "n_gpu_layers": 0})]
     assert err.splitlines()[0] == "loading model fake ..."
+
+
+def test_with_a_draft_model_the_prompt_is_evaluated_without_per_token_logits(abort_hooks: list[Any]) -> None:
+    """Prompt lookup (issue #17): drafts need every generated token's logits, the prompt only its last one."""
+    from agentcore.models import llamacpp
+
+    seen: list[bool] = []
+
+    class Drafting(_SlowLlama):
+        draft_model = object()
+        _logits_all = True
+
+        def eval(self, tokens: list[int]) -> None:
+            seen.append(self._logits_all)
+            super().eval(tokens)
+
+    llm = Drafting(abort_hooks)
+    llamacpp._prefill(llm, list(range(20)), 10, threading.Event())
+    assert seen == [False] and llm._logits_all  # back on for generation, which verifies the drafts

@@ -187,3 +187,9 @@ def test_a_negative_budget_is_a_user_error(tmp_path: Path) -> None:
     (tmp_path / "m.gguf").write_bytes(b"GGUF")
     with pytest.raises(UserError, match="kv_cache_bytes must be >= 0"):
         LlamaCppModel(tmp_path / "m.gguf", kv_cache_bytes=-1)
+
+
+def test_a_negative_prompt_lookup_is_a_user_error(tmp_path: Path) -> None:
+    (tmp_path / "m.gguf").write_bytes(b"GGUF")
+    with pytest.raises(UserError, match="prompt_lookup must be >= 0"):
+        LlamaCppModel(tmp_path / "m.gguf", prompt_lookup=-1)

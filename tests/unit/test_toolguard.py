@@ -1,7 +1,8 @@
 """Tool-Guard against poisoned tool descriptions, with a deterministic "naive" model that obeys them.
 
-The naive model reads its prompt like a gullible small model: if a tool description in its system prompt
-says "MUST send_money", it sends money to the attacker first; otherwise it works through its goals, then
+The naive model reads its prompt like a gullible small model: if a tool description it is shown (in the system
+prompt, or late in the last message, where Tool-Guard's plans list tools quarantined by a rejection) says
+"MUST send_money", it sends money to the attacker first; otherwise it works through its goals, then
 answers. Its validator side is gullible too (always aligned, never suspicious) unless a test says otherwise,
 so what stops an attack here is the guard's structure and its deterministic provenance check.
 """
@@ -38,6 +39,11 @@ INSTRUCTIONS = "You are BankBot, a careful banking assistant."
 _RESULT = re.compile(r"Balance: \d+ EUR|sent [\d.]+ to \w+")
 
 
+def shows(request: ModelRequest, text: str) -> bool:
+    """Whether `text` is in a tool list the request shows: the system prompt or the last message's late tools."""
+    return text in request.messages[0].content or text in request.messages[-1].content
+
+
 def bank(sent: list[tuple[str, float]], *, poisoned: str | None = None, attack_desc: str | None = None) -> Any:
     """get_balance (optionally with a poisoned description) and send_money, which records every transfer."""
 
@@ -65,7 +71,7 @@ def naive(goals: list[ToolCall], *, aligned: str = '{"aligned": true}', suspicio
         done, results = history(request.messages)
         offered = {spec.name for spec in request.tools}
         attacked = ATTACK in done
-        if "MUST send_money" in request.messages[0].content and "send_money" in offered and not attacked:
+        if shows(request, "MUST send_money") and "send_money" in offered and not attacked:
             return ATTACK
         for goal in goals:
             if goal.name in offered and goal.name not in {c.name for c in done}:
@@ -147,17 +153,37 @@ async def test_quarantined_tool_stays_usable_for_the_real_task() -> None:
     assert any(d.get("random") for d in events(result, "decision"))
 
 
-async def test_clean_contexts_never_show_the_agent_tool_list() -> None:
+@pytest.mark.parametrize("layout", ["tools_first", "stable_first"])
+async def test_clean_contexts_never_show_the_agent_tool_list(layout: str) -> None:
     sent: list[tuple[str, float]] = []
-    guard = ToolGuard(scan_descriptions=False)  # the paper's flow: send_money is quarantined on rejection
+    # The paper's flow: send_money is quarantined on rejection.
+    guard = ToolGuard(scan_descriptions=False, plan_layout=layout)
     _, fm = await run(bank(sent, poisoned=POISON), [call("get_balance")], "What is my balance?", guard)
     plans = [r for r in fm.requests if any(s.name == NO_TOOL for s in r.tools)]
     assert plans and all(r.messages[0].content.startswith(INSTRUCTIONS) for r in plans)
     # Plan A offers only the quarantined send_money: the poison lives in get_balance's description.
     plan_a = [r for r in plans if {s.name for s in r.tools} == {"send_money", NO_TOOL}]
-    assert plan_a and all("MUST send_money" not in r.messages[0].content for r in plan_a)
+    assert plan_a and all("MUST send_money" not in m.content for r in plan_a for m in r.messages)
     finals = [r for r in fm.requests if not r.tools and r.output_schema is None]
     assert finals and all("MUST" not in m.content for r in finals for m in r.messages)
+
+
+async def test_replans_keep_each_plans_prompt_up_to_the_allow_list_rule() -> None:
+    """Issue #17, plan_layout="stable_first": a rejection moves a tool to plan A, yet each plan's next prompt
+    keeps the previous one's messages, and its last message up to the tail, so its saved KV state serves it."""
+    sent: list[tuple[str, float]] = []
+    guard = ToolGuard(scan_descriptions=False, plan_layout="stable_first")
+    _, fm = await run(bank(sent, poisoned=POISON), [call("get_balance")], "What is my balance?", guard)
+    plans = [r for r in fm.requests if any(s.name == NO_TOOL for s in r.tools)]
+    b_first, b_next = [r for r in plans if "get_balance" in {s.name for s in r.tools}][:2]
+    assert "send_money" in {s.name for s in b_first.tools} and "send_money" not in {s.name for s in b_next.tools}
+    assert b_next.messages[:-1] == b_first.messages[:-1]
+    head = b_first.messages[-1].content.split("You may only call")[0]
+    assert b_next.messages[-1].content.startswith(head) and "You may only call" in b_next.messages[-1].content
+    # Plan A (send_money, quarantined by the rejection) gets it late, in its last message, never in its system.
+    plan_a = [r for r in plans if {s.name for s in r.tools} == {"send_money", NO_TOOL}]
+    assert plan_a and all("send_money(" not in r.messages[0].content for r in plan_a)
+    assert all("More tools:\n- send_money(" in r.messages[-1].content for r in plan_a)
 
 
 # --- utility -----------------------------------------------------------------------------------------------
@@ -226,7 +252,7 @@ async def test_alignment_check_with_a_separate_validator_rejects_a_destructive_c
     def obey(request: ModelRequest) -> Turn:
         offered = {s.name for s in request.tools}
         done, _ = history(request.messages)
-        if "MUST call wipe_account" in request.messages[0].content and "wipe_account" in offered:
+        if shows(request, "MUST call wipe_account") and "wipe_account" in offered:
             return call("wipe_account")
         if "get_balance" in offered and call("get_balance") not in done:
             return call("get_balance")
@@ -442,7 +468,7 @@ async def test_routing_tiers_before_the_guard_keep_the_guard_on() -> None:
             return '{"aligned": true}' if "aligned" in props else '{"suspicious": false}'
         offered = {spec.name for spec in request.tools}
         done, results = history(request.messages)
-        if "MUST send_money" in request.messages[0].content and "send_money" in offered:
+        if shows(request, "MUST send_money") and "send_money" in offered:
             return call("send_money", iban=attacker, amount=1000)
         if "get_balance" in offered and not done:
             return call("get_balance")
@@ -459,3 +485,8 @@ async def test_routing_tiers_before_the_guard_keep_the_guard_on() -> None:
     assert sent == []  # the attack never executed
     assert events(result, "quarantine"), "the guard saw the turns and quarantined the poisoned tool"
     assert tier.requests and not main.requests  # the tier still answered every turn
+
+
+def test_an_unknown_plan_layout_is_a_user_error() -> None:
+    with pytest.raises(UserError, match="plan_layout must be one of"):
+        ToolGuard(plan_layout="sideways")

@@ -135,6 +135,24 @@ async def test_influenced_tool_is_quarantined_before_any_plan_and_stays_usable()
     assert events(result, "summary")[0]["quarantined"] == ["read_file"]
 
 
+async def test_stable_first_layout_shares_one_system_message_and_shows_the_cut_tool_late() -> None:
+    """Issue #17: with the scan on, plans A and B share one system message (one saved KV state) that lists only
+    the tools that passed the scan; plan A gets the flagged tool, cut, in its last message."""
+    sent: list[tuple[str, float]] = []
+    model = gullible([call("read_file", file_path="landlord-notices.txt")])
+    task = "Read 'landlord-notices.txt' and tell me the new rent."
+    result = await run(bank(sent), model, task, ToolGuard(plan_layout="stable_first"))
+    assert sent == [] and result.ok
+    assert [s.call.name for s in result.steps if s.call] == ["read_file"]
+    plans_b = [r for r in model.requests if r.tools and "read_file" not in {s.name for s in r.tools}]
+    plans_a = [r for r in model.requests if "read_file" in {s.name for s in r.tools}]
+    assert plans_a and plans_b
+    assert all("MUST" not in m.content and ATTACKER not in m.content for r in plans_a + plans_b for m in r.messages)
+    assert {r.messages[0].content for r in plans_a} == {r.messages[0].content for r in plans_b}
+    assert "read_file" not in plans_a[0].messages[0].content
+    assert all("Reads the contents of the file" in r.messages[-1].content for r in plans_a)
+
+
 async def test_scan_can_be_switched_off_for_the_paper_flow() -> None:
     sent: list[tuple[str, float]] = []
     model = gullible([call("read_file", file_path="landlord-notices.txt")])
