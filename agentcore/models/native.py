@@ -39,7 +39,7 @@ from agentcore.turns import bound_schema
 TOOL_FORMATS = ("json", "native")
 # Whitespace inside a call: the model pretty-prints its JSON (newlines, two-space indents); bounded so that it
 # cannot fill max_tokens with it.
-NATIVE_WS = '[ \\n]{0,24}'
+NATIVE_WS = "[ \\n]{0,24}"
 
 
 def _tojson(value: Any, indent: int | None = None, **_: Any) -> str:

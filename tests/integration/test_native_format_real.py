@@ -14,7 +14,11 @@ from agentcore.tools.function import tool
 WEATHER = ToolSpec(
     "get_weather",
     "Current weather of a city.",
-    {"type": "object", "properties": {"city": {"type": "string", "description": "City, Country"}}, "required": ["city"]},
+    {
+        "type": "object",
+        "properties": {"city": {"type": "string", "description": "City, Country"}},
+        "required": ["city"],
+    },
 )
 
 
