@@ -137,10 +137,8 @@ class LlamaCppModel:
         eos = _token_text(llm, llm.token_eos())
         bos = _token_text(llm, llm.token_bos())
         self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
-        if native.has_native_tools(llm.metadata.get("tokenizer.chat_template")):
-            self._native = native.ChatTemplate(template, eos_token=eos, bos_token=bos)
-        elif self.tool_format == "native":
-            raise UserError(f"tool_format='native': the chat template of {self.path} has no <tool_call> tools")
+        if self.tool_format == "native":
+            self._native_template(llm)  # a template without native tools fails at load, not at the first turn
         return llm
 
     def reset_kv(self) -> None:
@@ -180,12 +178,21 @@ class LlamaCppModel:
         prompt = self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
         return list(llm.tokenize(prompt.encode(), add_bos=not _starts_with_bos(llm, prompt), special=True))
 
+    def _native_template(self, llm: Any) -> native.ChatTemplate:
+        """The chat template for native turns, compiled on first use (the JSON format never needs it)."""
+        if self._native is None:
+            template = llm.metadata.get("tokenizer.chat_template")
+            if not native.has_native_tools(template):
+                raise UserError(f"tool_format='native': the chat template of {self.path} has no <tool_call> tools")
+            eos, bos = _token_text(llm, llm.token_eos()), _token_text(llm, llm.token_bos())
+            self._native = native.ChatTemplate(template, eos_token=eos, bos_token=bos)
+        return self._native
+
     def render_native(self, request: ModelRequest) -> list[int]:
         """The prompt tokens of a native-format request: the template's own tool prompt (agentcore.models.native)."""
         llm = self.load()
-        if self._native is None:  # tool_format set to "native" after loading a model without native tools
-            raise UserError(f"tool_format='native': the chat template of {self.path} has no <tool_call> tools")
-        prompt = self._native.render(native.native_messages(request.messages), native.openai_tools(request.tools))
+        messages, tools = native.native_messages(request.messages), native.openai_tools(request.tools)
+        prompt = self._native_template(llm).render(messages, tools)
         return list(llm.tokenize(prompt.encode(), add_bos=not _starts_with_bos(llm, prompt), special=True))
 
     # -- completion --------------------------------------------------------------------------------------------
