@@ -44,7 +44,8 @@ LIBRARY = ROOT / "bench" / "peers" / ".venv-bfcl"
 RESULTS_DIR = ROOT / "bench" / "results"
 BFCL_VERSION = "2026.3.23"
 CATEGORIES = ("simple_python", "multiple", "irrelevance", "live_simple", "live_multiple", "live_irrelevance")
-SYSTEM_NAMES = ("agentcore", "agentcore+relevance", "bare")
+SYSTEM_NAMES = ("agentcore", "agentcore+relevance", "agentcore-native", "bare")
+DEFAULT_SYSTEMS = ("agentcore", "agentcore+relevance", "bare")  # agentcore-native: opt-in (--systems)
 # Scored from the bare system's own replies, no extra model call: <tool_call> blocks, else a JSON call without them.
 DERIVED = {"bare-lenient": "bare"}
 CHECKER_MODEL = "agentcore"  # the model name the checker is given (it only looks up underscore_to_dot)
@@ -317,7 +318,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--split", choices=("dev", "test"), default="test")
     parser.add_argument("--limit", type=int, help="first N entries of the split per category (default: all)")
     parser.add_argument("--categories", default=",".join(CATEGORIES), help=f"of: {', '.join(CATEGORIES)}")
-    parser.add_argument("--systems", default=",".join(SYSTEM_NAMES), help=f"of: {', '.join(SYSTEM_NAMES)}")
+    parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"of: {', '.join(SYSTEM_NAMES)}")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
     parser.add_argument("--model", help="GGUF path (default: the registry's default model)")
     parser.add_argument("--n-ctx", type=int, default=4096)
@@ -431,6 +432,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return reply
         if system == "agentcore+relevance":
             return relevance_answer(model, relevance, entry, args, plain_replies.get(entry.id))
+        if system == "agentcore-native":  # the same model, the chat template's own tool format for this answer
+            model.tool_format = "native"
+            try:
+                return asyncio.run(agentcore_answer(model, *_asked(entry, args)))
+            finally:
+                model.tool_format = "json"
         assert bare is not None
         return bare.answer(entry.specs(), entry.messages)
 
@@ -446,6 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" limit {args.limit or 'none'} per category",
         "- agentcore: one Agent turn, grammar-constrained; agentcore+relevance: the same with the ToolRelevance"
         " policy (agentcore's reply reused where the policy keeps the tools: the same request);"
+        " agentcore-native: one Agent turn in the chat template's own tool format, the call grammar-constrained;"
         " bare: the GGUF's chat template with native tools,"
         " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"
         " accepted too (bench/bfcl_systems.py)",

@@ -6,6 +6,8 @@
   So the model sees exactly what an Agent run shows on its first turn (agentcore's instructions or the entry's
   own system prompt, its rules and tool signatures, the task, a step plan when the task reads as one).
   A tool call is the answer `[{name: arguments}]`; a final answer is no call.
+- `agentcore-native`: the same Agent turn with `LlamaCppModel(tool_format="native")`: the chat template's own
+  tool prompt and call syntax, the call grammar-constrained once it starts (agentcore.models.native).
 - `bare`: llama-cpp-python on its own, the way a user of the model's chat template calls tools: the GGUF's own
   Jinja template renders the messages with `tools=[{"type": "function", "function": ...}]` (Qwen2.5's
   `<tools></tools>` system block), unconstrained greedy decoding, and every `<tool_call>{"name": ...,
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentcore.messages import ToolSpec
+from agentcore.models.native import ChatTemplate, openai_tools
 
 Calls = list[dict[str, dict[str, Any]]]  # BFCL's decoded form: [{function_name: {param: value}}]
 
@@ -180,43 +183,6 @@ def parse_lenient(text: str) -> Calls:
         if calls:
             return calls
     return []
-
-
-def openai_tools(specs: Sequence[ToolSpec]) -> list[dict[str, Any]]:
-    return [
-        {"type": "function", "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}
-        for s in specs
-    ]
-
-
-def _tojson(value: Any, indent: int | None = None, **_: Any) -> str:
-    """transformers' `tojson` for chat templates: key order kept, no HTML escaping (Jinja's own sorts and escapes)."""
-    return json.dumps(value, ensure_ascii=False, indent=indent)
-
-
-class ChatTemplate:
-    """A GGUF's own chat template, rendered as transformers' apply_chat_template renders it."""
-
-    def __init__(self, template: str, eos_token: str = "", bos_token: str = "") -> None:
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-        env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
-        env.filters["tojson"] = _tojson
-        self._template = env.from_string(template)
-        self.eos_token, self.bos_token = eos_token, bos_token
-
-    def render(self, messages: Sequence[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
-        def raise_exception(message: str) -> None:
-            raise ValueError(message)
-
-        return self._template.render(
-            messages=list(messages),
-            tools=tools or None,
-            add_generation_prompt=True,
-            eos_token=self.eos_token,
-            bos_token=self.bos_token,
-            raise_exception=raise_exception,
-        )
 
 
 class BareQwen:

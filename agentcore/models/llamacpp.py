@@ -30,7 +30,7 @@ from typing import Any
 from agentcore.errors import ContextOverflowError, ModelUnavailableError, UserError
 from agentcore.grammar import schema_to_gbnf
 from agentcore.messages import Message, ModelRequest, ModelResponse, Timings, Usage
-from agentcore.models import kvstate
+from agentcore.models import kvstate, native
 from agentcore.models.base import check_real_model_allowed
 from agentcore.models.kvstore import KVStore, common_prefix
 from agentcore.turns import response_from_text, turn_schema
@@ -73,6 +73,7 @@ class LlamaCppModel:
         temperature: float = 0.0,
         kv_cache_bytes: int = DEFAULT_KV_CACHE_BYTES,
         prompt_lookup: int = 0,
+        tool_format: str = "json",
     ) -> None:
         self.path = Path(path)
         if not _is_file(self.path):
@@ -82,6 +83,10 @@ class LlamaCppModel:
             raise UserError(f"kv_cache_bytes must be >= 0 (0: keep only the live KV state), got {kv_cache_bytes}")
         if prompt_lookup < 0:
             raise UserError(f"prompt_lookup must be >= 0 (draft tokens per step; 0: off), got {prompt_lookup}")
+        if tool_format not in native.TOOL_FORMATS:
+            raise UserError(f"tool_format must be one of {', '.join(native.TOOL_FORMATS)}, got {tool_format!r}")
+        # "native": the chat template's own tool prompt and call syntax (agentcore.models.native); "json": ours.
+        self.tool_format = tool_format
         self._name = name or self.path.stem
         self.n_ctx = n_ctx
         self.n_threads = n_threads
@@ -93,6 +98,7 @@ class LlamaCppModel:
         self.prompt_lookup = prompt_lookup
         self._llm: Any = None
         self._formatter: Any = None
+        self._native: native.ChatTemplate | None = None
         self._lock = threading.RLock()
         self._states: KVStore[kvstate.SeqState] = KVStore(kv_cache_bytes)  # saved KV states besides the live one
         self.kv_stats = kvstate.KVStats()
@@ -143,6 +149,8 @@ class LlamaCppModel:
         eos = _token_text(llm, llm.token_eos())
         bos = _token_text(llm, llm.token_bos())
         self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
+        if self.tool_format == "native":
+            self._native_template(llm)  # a template without native tools fails at load, not at the first turn
         return llm
 
     def reset_kv(self) -> None:
@@ -182,6 +190,23 @@ class LlamaCppModel:
         prompt = self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
         return list(llm.tokenize(prompt.encode(), add_bos=not _starts_with_bos(llm, prompt), special=True))
 
+    def _native_template(self, llm: Any) -> native.ChatTemplate:
+        """The chat template for native turns, compiled on first use (the JSON format never needs it)."""
+        if self._native is None:
+            template = llm.metadata.get("tokenizer.chat_template")
+            if not native.has_native_tools(template):
+                raise UserError(f"tool_format='native': the chat template of {self.path} has no <tool_call> tools")
+            eos, bos = _token_text(llm, llm.token_eos()), _token_text(llm, llm.token_bos())
+            self._native = native.ChatTemplate(template, eos_token=eos, bos_token=bos)
+        return self._native
+
+    def render_native(self, request: ModelRequest) -> list[int]:
+        """The prompt tokens of a native-format request: the template's own tool prompt (agentcore.models.native)."""
+        llm = self.load()
+        messages, tools = native.native_messages(request.messages), native.openai_tools(request.tools)
+        prompt = self._native_template(llm).render(messages, tools)
+        return list(llm.tokenize(prompt.encode(), add_bos=not _starts_with_bos(llm, prompt), special=True))
+
     # -- completion --------------------------------------------------------------------------------------------
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
@@ -206,12 +231,16 @@ class LlamaCppModel:
             if cancelled.is_set():  # cancelled while another call held the model
                 raise _Cancelled
             started = time.perf_counter()
-            tokens = self.render(request.messages)
+            use_native = self.tool_format == "native" and native.applies(request)
+            tokens = self.render_native(request) if use_native else self.render(request.messages)
             if len(tokens) + request.max_tokens > self.n_ctx:
                 raise ContextOverflowError(len(tokens), self.n_ctx, request.max_tokens)
             cached = self._resume(llm, tokens)
             _prefill(llm, tokens, cached, cancelled)
-            schema = turn_schema(request) if request.constrain else None
+            schema = turn_schema(request) if request.constrain and not use_native else None
+            grammar = _grammar(json.dumps(schema)) if schema else None
+            if use_native:
+                grammar = _gbnf_grammar(native.native_gbnf(request))
             output = llm.create_completion(
                 prompt=tokens,
                 max_tokens=request.max_tokens,
@@ -219,7 +248,7 @@ class LlamaCppModel:
                 top_k=1 if self.temperature == 0 else 40,
                 repeat_penalty=1.0,
                 seed=self.seed,
-                grammar=_grammar(json.dumps(schema)) if schema else None,
+                grammar=grammar,
                 stopping_criteria=_stop_when(cancelled),
             )
             total = time.perf_counter() - started
@@ -232,7 +261,11 @@ class LlamaCppModel:
             generated_tokens=int(output["usage"]["completion_tokens"]),
             calls=1,
         )
-        return response_from_text(text, request, usage=usage, timings=Timings(total_seconds=total))
+        timings = Timings(total_seconds=total)
+        if use_native:
+            content, call = native.parse_native(text, request)
+            return ModelResponse(content=content, tool_call=call, raw=text, usage=usage, timings=timings)
+        return response_from_text(text, request, usage=usage, timings=timings)
 
     def _resume(self, llm: Any, tokens: list[int]) -> int:
         """Put the KV state holding the longest prefix of `tokens` in the context; returns how many prompt tokens
@@ -331,9 +364,14 @@ def _cached_prefix(llm: Any, tokens: list[int]) -> int:
 
 @lru_cache(maxsize=64)
 def _grammar(schema_json: str) -> Any:
+    return _gbnf_grammar(schema_to_gbnf(json.loads(schema_json)))
+
+
+@lru_cache(maxsize=64)
+def _gbnf_grammar(gbnf: str) -> Any:
     from llama_cpp.llama_grammar import LlamaGrammar
 
-    return LlamaGrammar.from_string(schema_to_gbnf(json.loads(schema_json)), verbose=False)
+    return LlamaGrammar.from_string(gbnf, verbose=False)
 
 
 def _stop_when(cancelled: threading.Event) -> Any:

@@ -1,0 +1,168 @@
+"""The native tool format (agentcore.models.native): the template's own prompt, one grammar for text or a call,
+and the reply mapped to a ModelResponse. Grammars are checked with llama.cpp's own GBNF parser and the small
+matcher of test_grammar; one test drives the real model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_fuzz_grammar import LLAMA, llama_parses
+from test_grammar import Grammar
+
+from agentcore.errors import ModelError, UserError
+from agentcore.messages import Message, ModelRequest, ToolCall, ToolSpec
+from agentcore.models.native import (
+    ChatTemplate,
+    applies,
+    has_native_tools,
+    native_gbnf,
+    native_messages,
+    openai_tools,
+    parse_native,
+)
+from agentcore.prompting import assistant_turn, observation, system_message, task_message
+
+WEATHER = ToolSpec(
+    "get_weather",
+    "Current weather of a city.",
+    {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "City, Country"},
+            "unit": {"type": "string", "enum": ["c", "f"]},
+        },
+        "required": ["city"],
+    },
+)
+ADD = ToolSpec(
+    "add",
+    "Add two integers.",
+    {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]},
+)
+REQUEST = ModelRequest(messages=(Message("user", "hi"),), tools=(WEATHER, ADD))
+
+# Qwen2.5's template, cut to what the native format uses: the tools block, assistant tool_calls, tool results.
+QWEN = (
+    "{%- if tools %}{{- '<|im_start|>system\\n' }}{%- if messages[0]['role'] == 'system' %}"
+    "{{- messages[0]['content'] }}{%- else %}{{- 'You are Qwen.' }}{%- endif %}"
+    '{{- "\\n<tools>" }}{%- for tool in tools %}{{- "\\n" }}{{- tool | tojson }}{%- endfor %}'
+    "{{- '\\n</tools><|im_end|>\\n' }}{%- endif %}"
+    "{%- for message in messages %}"
+    "{%- if message.role == 'user' %}{{- '<|im_start|>user\\n' + message.content + '<|im_end|>\\n' }}"
+    "{%- elif message.role == 'assistant' %}{{- '<|im_start|>assistant' }}"
+    "{%- if message.content %}{{- '\\n' + message.content }}{%- endif %}"
+    "{%- for tool_call in message.tool_calls %}{%- set tool_call = tool_call.function %}"
+    '{{- \'\\n<tool_call>\\n{"name": "\' }}{{- tool_call.name }}{{- \'", "arguments": \' }}'
+    "{{- tool_call.arguments | tojson }}{{- '}\\n</tool_call>' }}{%- endfor %}{{- '<|im_end|>\\n' }}"
+    "{%- elif message.role == 'tool' %}"
+    "{{- '<|im_start|>user\\n<tool_response>\\n' + message.content + '\\n</tool_response><|im_end|>\\n' }}"
+    "{%- endif %}{%- endfor %}"
+    "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}"
+)
+
+
+def test_messages_take_the_templates_roles() -> None:
+    call = ToolCall("get_weather", {"city": "Paris"})
+    messages = [
+        system_message("Be brief.", [WEATHER]),
+        task_message("Weather in Paris?"),
+        assistant_turn(call, None, raw='{"tool": "get_weather", "arguments": {"city": "Paris"}}'),
+        observation("Weather in Paris?", call, "18 C"),
+    ]
+    out = native_messages(messages)
+    assert out[0] == {"role": "system", "content": "Be brief."}  # no JSON-turn rules, no signatures
+    assert out[1] == {"role": "user", "content": "Weather in Paris?"}
+    assert out[2]["tool_calls"][0]["function"] == {"name": "get_weather", "arguments": {"city": "Paris"}}
+    assert out[3] == {"role": "tool", "content": "18 C"}
+    prompt = ChatTemplate(QWEN).render(out, openai_tools([WEATHER]))
+    assert '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>' in prompt
+    assert "<tool_response>\n18 C\n</tool_response>" in prompt
+    assert json.loads(prompt.split("<tools>\n")[1].split("\n</tools>")[0])["function"]["name"] == "get_weather"
+    assert "final_answer" not in prompt and prompt.endswith("<|im_start|>assistant\n")
+
+
+def test_system_without_instructions_falls_back_to_the_templates_own() -> None:
+    out = native_messages([system_message("", [WEATHER]), task_message("Weather?")])
+    assert out == [{"role": "user", "content": "Weather?"}]
+    assert ChatTemplate(QWEN).render(out, openai_tools([WEATHER])).startswith("<|im_start|>system\nYou are Qwen.")
+
+
+def test_only_tool_or_text_requests_are_native() -> None:
+    assert applies(REQUEST)
+    assert not applies(ModelRequest(messages=REQUEST.messages))  # no tools
+    assert not applies(ModelRequest(messages=REQUEST.messages, tools=(ADD,), output_schema={"type": "integer"}))
+    assert not applies(ModelRequest(messages=REQUEST.messages, tools=(ADD,), think=40))
+    assert has_native_tools(QWEN) and not has_native_tools("{{ messages }}") and not has_native_tools(None)
+
+
+@pytest.mark.skipif(LLAMA is None, reason="llama_cpp is not built on this machine")
+def test_grammar_parses_in_llama_cpp() -> None:
+    assert llama_parses(native_gbnf(REQUEST))
+    assert llama_parses(native_gbnf(ModelRequest(messages=REQUEST.messages, tools=(ADD,), allow_final=False)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n</tool_call>',
+        '```json\n{\n  "name": "get_weather",\n  "arguments": {\n    "city": "Paris",\n    "unit": "c"\n  }\n}\n```',
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+        "It is sunny in Paris, as far as I know.",
+        "2 + 2 = 4 <b>",
+    ],
+)
+def test_grammar_accepts_text_and_calls(text: str) -> None:
+    assert Grammar(native_gbnf(REQUEST)).accepts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "delete_all", "arguments": {}}',  # no such tool
+        '{"name": "add", "arguments": {"a": "one", "b": 2}}',  # wrong type
+        '{"name": "add", "arguments": {"a": 1}}',  # missing required
+        '{"name": "get_weather", "arguments": {"city": "Paris", "unit": "kelvin"}}',  # not in the enum
+        '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}',  # unclosed tag
+        "{ not json",
+        " leading space opens nothing",
+    ],
+)
+def test_grammar_rejects_malformed_calls(text: str) -> None:
+    assert not Grammar(native_gbnf(REQUEST)).accepts(text)
+
+
+def test_a_forced_call_admits_no_text() -> None:
+    forced = native_gbnf(ModelRequest(messages=REQUEST.messages, tools=(ADD,), allow_final=False))
+    assert not Grammar(forced).accepts("Hello")
+    assert Grammar(forced).accepts('{"name": "add", "arguments": {"a": 1, "b": 2}}')
+    with pytest.raises(UserError):
+        native_gbnf(ModelRequest(messages=REQUEST.messages))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n</tool_call>',
+        '```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```',
+        '{"name": "add", "arguments": {"a": 1, "b": 2}}',
+    ],
+)
+def test_parse_reads_every_call_form(text: str) -> None:
+    assert parse_native(text, REQUEST) == (None, ToolCall("add", {"a": 1, "b": 2}))
+
+
+def test_parse_text_and_bad_calls() -> None:
+    assert parse_native(" Sunny. \n", REQUEST) == ("Sunny.", None)
+    with pytest.raises(ModelError, match="unknown tool"):
+        parse_native('{"name": "nope", "arguments": {}}', REQUEST)
+    with pytest.raises(ModelError, match="not JSON"):
+        parse_native("<tool_call>\n{oops", REQUEST)
+
+
+def test_json_format_stays_the_default(default_model_path: str) -> None:
+    from agentcore.models.llamacpp import LlamaCppModel
+
+    assert LlamaCppModel(default_model_path).tool_format == "json"
+    with pytest.raises(UserError, match="tool_format"):
+        LlamaCppModel(default_model_path, tool_format="xml")
