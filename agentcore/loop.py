@@ -282,8 +282,10 @@ def good_steps(run: Run) -> list[Step]:
 
 def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str]:
     """(the answer's numbers that no tool returned, the latest result); checked once. Before any good call, an
-    answer with numbers to a task with numbers counts too (once more): it was worked out without the tools."""
-    if run.final_only or not run.deps.settings.check_sources or not run.specs:
+    answer with numbers to a task with numbers counts too (once more): it was worked out without the tools.
+    Typed outputs are not checked: a schema's numbers (a score, a count, an id) are often the model's to give."""
+    settings = run.deps.settings
+    if run.final_only or not settings.check_sources or not run.specs or settings.output_schema is not None:
         return [], ""
     done = good_steps(run)
     if not done:

@@ -197,3 +197,12 @@ def test_with_result_writes_the_result_where_the_input_was() -> None:
         "k": [243.84, 9],
     }
     assert with_result({"expression": "8 - 50"}, ["8"], "243.84 cm") == {"expression": "8 - 50"}  # not a number
+
+
+async def test_typed_outputs_are_not_checked_for_sources() -> None:
+    class Rated(Agent[None, int]):
+        pass
+
+    model = ScriptedModel([call("lookup", key="laptop"), "7"])
+    result = await Rated(model, tools=[lookup], output_type=int).run("Rate the laptop price of 899 from 1 to 10.")
+    assert result.output == 7 and len(model.requests) == 2
