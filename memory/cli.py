@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from agentcore.errors import UserError
+from agentcore.memory.directory import EXPERIENCE, LONG_TERM, Stores
 
-LONG_TERM, EXPERIENCE = "longterm.db", "experience.db"
 WRITERS = {"remember", "import"}  # the commands that may create a store
 
 
@@ -59,26 +59,6 @@ def add_memory_parser(sub: Any) -> None:
     feedback = actions.add_parser("feedback", help="the outcome of a run")
     feedback.add_argument("run_id")
     feedback.add_argument("verdict", choices=["good", "bad"])
-
-
-class Stores:
-    """The memory directory's stores, opened on demand (reading commands never create them)."""
-
-    def __init__(self, root: Path, create: bool) -> None:
-        self.root, self.create = root, create
-
-    def long_term(self) -> Any:
-        from agentcore.memory.sqlite_store import SQLiteStore
-
-        return SQLiteStore(self.root / LONG_TERM, create=self.create)
-
-    def bank(self) -> Any:
-        from agentcore.memory.principles import PrincipleBank
-
-        return PrincipleBank(self.root / EXPERIENCE, create=self.create)
-
-    def has(self, name: str) -> bool:
-        return (self.root / name).exists()
 
 
 def run_memory(args: argparse.Namespace) -> int:

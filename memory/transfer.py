@@ -6,20 +6,16 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agentcore.errors import UserError
+from agentcore.memory.directory import EXPERIENCE, LONG_TERM, Stores
 from agentcore.memory.principles import Principle, Trajectory
-
-if TYPE_CHECKING:
-    from agentcore.memory.cli import Stores
 
 PAGE = 500
 
 
 async def export_lines(stores: Stores) -> list[dict[str, Any]]:
-    from agentcore.memory.cli import EXPERIENCE, LONG_TERM
-
     lines: list[dict[str, Any]] = []
     if stores.has(LONG_TERM):
         store, offset = stores.long_term(), 0
