@@ -3,7 +3,9 @@
 Why not llama-cpp-python's own converter: it expands `maxLength: 300` into 300 nested optional groups, which makes
 grammar sampling crawl (40 s for one turn here), and its string rule admits raw newlines, so a small model can fill
 a string with them until max_tokens. GBNF has bounded repetition (`x{0,300}`), and strings here admit no raw
-control characters. Objects keep property order (required first), with no free-form whitespace.
+control characters. Required properties keep schema order and come first; optional ones follow in any order, each
+at most once. Closing brackets may follow whitespace (a model that pretty-prints must be able to close a
+free-form object instead of being pushed on to another key).
 
 Any schema gives a grammar that llama.cpp parses, or a UserError naming the bad node. Local `$ref`s are resolved
 first (schema_refs), `allOf` parts are merged, numeric bounds are enforced (grammar_ranges: integers exactly,
@@ -23,6 +25,7 @@ from agentcore.schema_refs import resolve_refs
 
 MAX_STRING = 300
 MAX_ITEMS = 20
+ANY_ORDER_MAX = 6  # optional properties written in any order up to this many (2**n grammar rules), else in order
 MAX_DEPTH = 64  # nested schema nodes; deeper is a generated or recursive schema, not a tool's arguments
 
 PRIMITIVES = {
@@ -36,11 +39,11 @@ PRIMITIVES = {
     "scalar": "anystring | number | boolean | null",
     # Free-form values nest two levels (an object of lists, a list of objects), not more: a dict without listed
     # properties keeps its structure instead of being flattened, and recursion cannot run on to max_tokens.
-    "flatobject": '"{" ws ( anystring ws ":" ws scalar ( "," ws anystring ws ":" ws scalar ){0,15} )? "}"',
-    "flatarray": '"[" ws ( scalar ( "," ws scalar ){0,19} )? "]"',
+    "flatobject": '"{" ws ( anystring ws ":" ws scalar ( "," ws anystring ws ":" ws scalar ){0,15} )? ws "}"',
+    "flatarray": '"[" ws ( scalar ( "," ws scalar ){0,19} )? ws "]"',
     "innervalue": "scalar | flatobject | flatarray",
-    "anyobject": '"{" ws ( anystring ws ":" ws innervalue ( "," ws anystring ws ":" ws innervalue ){0,15} )? "}"',
-    "anyvalue": 'scalar | anyobject | "[" ws ( innervalue ( "," ws innervalue ){0,19} )? "]"',
+    "anyobject": '"{" ws ( anystring ws ":" ws innervalue ( "," ws anystring ws ":" ws innervalue ){0,15} )? ws "}"',
+    "anyvalue": 'scalar | anyobject | "[" ws ( innervalue ( "," ws innervalue ){0,19} )? ws "]"',
 }
 
 
@@ -180,7 +183,7 @@ class _Builder:
         if high == 0:
             return self.rule('"[" ws "]"', "arr")
         rest = f'( "," ws {item} ){{{max(low - 1, 0)},{high - 1}}}'
-        body = f'"[" ws {item} {rest} "]"' if low > 0 else f'"[" ws ( {item} {rest} )? "]"'
+        body = f'"[" ws {item} {rest} ws "]"' if low > 0 else f'"[" ws ( {item} {rest} )? ws "]"'
         return self.rule(body, "arr")
 
     def _object(self, schema: dict[str, Any]) -> str:
@@ -198,12 +201,27 @@ class _Builder:
         def pair(key: str) -> str:
             return f'{literal(json.dumps(key))} ws ":" ws {self.visit(props[key])}'
 
-        parts = [pair(k) for k in required]
-        if parts:
-            body = '"{" ws ' + ' "," ws '.join(parts) + "".join(f' ( "," ws {pair(k)} )?' for k in optional)
+        pairs = [pair(k) for k in required]
+        if not optional:
+            rest = first = ""
+        elif len(optional) > ANY_ORDER_MAX:  # 2**n rules below: past the cap, optional ones keep schema order
+            rest = "".join(f' ( "," ws {pair(k)} )?' for k in optional)
+            first = self._optional_only([pair(k) for k in optional])
         else:
-            body = '"{" ws ' + self._optional_only([pair(k) for k in optional])
+            named = [self.rule(pair(k), "kv") for k in optional]
+            rest, first = " " + self._any_order(named, lead=False), self._any_order(named, lead=True)
+        body = '"{" ws ' + (' "," ws '.join(pairs) + rest if pairs else first)
         return self.rule(body + ' ws "}"', "obj")
+
+    def _any_order(self, pairs: list[str], *, lead: bool) -> str:
+        """Each optional pair at most once, in any order: a model that writes the user's order instead of the
+        schema's (sweetness, then temperature) is not forced onto a property it did not mean. One rule per set
+        of pairs still open; `lead` is the first pair of an object (no comma before it)."""
+        if not pairs:
+            return '""'
+        comma = "" if lead else '"," ws '
+        options = [f"{comma}{p} {self._any_order(pairs[:i] + pairs[i + 1 :], lead=False)}" for i, p in enumerate(pairs)]
+        return self.rule(" | ".join([*options, '""']), "any")
 
     def _optional_only(self, pairs: list[str]) -> str:
         """Any ordered subset of optional pairs, commas only between present ones."""

@@ -138,31 +138,56 @@ def call_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
 
 def native_gbnf(request: ModelRequest) -> str:
     """Free text (when a final answer is allowed) or one call in the template's syntax, typed by the tools' schemas.
-    Text may not start with `{`, `<` or a backtick, nor with whitespace: those open a call."""
+    Text may not start with `{`, `<` or a backtick, nor with whitespace: those open a call. Text may end in a
+    ```json-fenced or tagged call ("prose, then a call": the 0.5B model often explains first), which is then the reply;
+    other fenced code (```python) stays text."""
     if not request.tools:
         raise UserError("the native tool format needs at least one tool")
     body = schema_to_gbnf(call_schema(request.tools))
     body = body.replace("root ::= ", "call ::= ", 1).replace('ws ::= " "?', f"ws ::= {NATIVE_WS}", 1)
-    forms = ['"<tool_call>\\n" call "\\n</tool_call>"', '"```" "json"? "\\n" call "\\n```"', "call"]
+    body += 'block ::= "<tool_call>\\n" call "\\n</tool_call>" | "```" "json"? "\\n" call "\\n```"\n'
+    forms = ["block", "call"]
     if request.allow_final:
         forms.append("text")
-        body += "text ::= [^{<`\\x00-\\x20] [^\\x00]*\n"
+        body += "text ::= [^{<`\\x00-\\x20] textchar* prosecall?\n" + PROSE_CALL
+        body += TEXT_CHAR
     return f"root ::= {' | '.join(forms)}\n" + body
+
+
+# A character of free text: anything but the start of a call block in prose ("```json", "<tool_call>"); other
+# fences (```python, a closing ```) stay text. "<to" is given up to calls.
+PROSE_CALL = 'prosecall ::= "<tool_call>\\n" call "\\n</tool_call>" | "```json\\n" call "\\n```"\n'
+TEXT_CHAR = (
+    'textchar ::= [^`<\\x00] | "`" [^`\\x00] | "``" [^`\\x00] | "```" [^j\\x00] | "```j" [^s\\x00]'
+    ' | "```js" [^o\\x00] | "```jso" [^n\\x00] | "<" [^t\\x00] | "<t" [^o\\x00]\n'
+)
 
 
 # -- the reply -----------------------------------------------------------------------------------------------------
 
+# The call block that ends a prose reply (the last one: the grammar admits nothing after it).
+_PROSE_CALL = re.compile(r"(?:<tool_call>|```json\n)\s*\{(?!.*(?:<tool_call>|```json\n)\s*\{)", re.DOTALL)
 _WRAPPED = re.compile(r"^(?:<tool_call>|```(?:json)?)\s*(.*?)\s*(?:</tool_call>|```)?\s*$", re.DOTALL)
 
 
 def parse_native(text: str, request: ModelRequest) -> tuple[str | None, ToolCall | None]:
-    """(content, tool_call) of a native reply. Raises ModelError for a call that is not one of the tools (the
-    grammar prevents it; an unconstrained backend may not)."""
+    """(content, tool_call) of a native reply; prose ending in a call block is that call. Raises ModelError for a
+    call that is not one of the tools (the grammar prevents it; an unconstrained backend may not)."""
     stripped = text.strip()
-    if not stripped.startswith(("{", "<tool_call>", "```")):
-        return stripped, None
-    match = _WRAPPED.match(stripped)
-    body = match.group(1) if match else stripped
+    if stripped.startswith(("{", "<tool_call>", "```")):
+        return None, _call(stripped, text, request)
+    opener = _PROSE_CALL.search(stripped)
+    if opener is not None:
+        try:
+            return None, _call(stripped[opener.start() :], text, request)
+        except ModelError:
+            pass  # an example in prose, not a call: without the grammar the text is the answer
+    return stripped, None
+
+
+def _call(block: str, text: str, request: ModelRequest) -> ToolCall:
+    match = _WRAPPED.match(block)
+    body = match.group(1) if match else block
     try:
         data = json.loads(body)
     except (ValueError, RecursionError) as exc:
@@ -172,4 +197,4 @@ def parse_native(text: str, request: ModelRequest) -> tuple[str | None, ToolCall
     arguments = data.get("arguments", {}) if isinstance(data, dict) else None
     if not isinstance(name, str) or name not in names or not isinstance(arguments, dict):
         raise ModelError(f"model called an unknown tool or gave bad arguments: {text[:200]!r}")
-    return None, ToolCall(name=name, arguments=arguments)
+    return ToolCall(name=name, arguments=arguments)

@@ -16,7 +16,9 @@ from bench.suite import Task
 from bench.systems.common import CallTimer, Emit, Settings, TaskResult, output_text, trace_line, warm_up
 
 
-def run(tasks: Iterable[Task], settings: Settings, emit: Emit, *, prompt_lookup: int = 0) -> dict[str, Any]:
+def run(
+    tasks: Iterable[Task], settings: Settings, emit: Emit, *, prompt_lookup: int = 0, tool_format: str = "json"
+) -> dict[str, Any]:
     import agentcore
     from agentcore.models.llamacpp import LlamaCppModel
 
@@ -26,6 +28,7 @@ def run(tasks: Iterable[Task], settings: Settings, emit: Emit, *, prompt_lookup:
         n_threads=settings.n_threads,
         seed=settings.seed,
         prompt_lookup=prompt_lookup,
+        tool_format=tool_format,
     )
     started = time.perf_counter()
     llm = model.load()
@@ -42,6 +45,11 @@ LOOKUP_DRAFT = 10  # llama-cpp-python's default num_pred_tokens
 def run_lookup(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
     """`agentcore+lookup`: the same, with prompt-lookup decoding (issue #17: tried against `agentcore`)."""
     return run(tasks, settings, emit, prompt_lookup=LOOKUP_DRAFT)
+
+
+def run_native(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+    """`agentcore-native`: the chat template's own tool format (issue #18: measured against `agentcore`)."""
+    return run(tasks, settings, emit, tool_format="native")
 
 
 async def run_agent_tasks(

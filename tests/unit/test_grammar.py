@@ -348,6 +348,36 @@ def test_object_with_only_optional_properties_accepts_both() -> None:
     assert not grammar.accepts('{"a": 1"b": 2}')
 
 
+def test_optional_properties_come_in_any_order_each_at_most_once() -> None:
+    # BFCL live_multiple_1-0-1: the user names sweetness before temperature; schema order forced another key.
+    props = {k: {"type": "string", "enum": ["x", "y"]} for k in ("size", "temperature", "sweetness", "milk")}
+    for required in ([], ["size"]):
+        gbnf = schema_to_gbnf({"type": "object", "properties": props, "required": required})
+        assert llama_parses(gbnf)
+        grammar = Grammar(gbnf)
+        head = '"size": "x", ' if required else ""
+        assert grammar.accepts("{" + head + '"sweetness": "x", "temperature": "y"}')
+        assert grammar.accepts("{" + head + '"milk": "x", "temperature": "y", "sweetness": "x"}')
+        assert not grammar.accepts("{" + head + '"milk": "x", "milk": "y"}')
+        assert grammar.accepts('{"temperature": "y", "size": "x"}') == (not required)  # required ones come first
+    assert Grammar(schema_to_gbnf({"type": "object", "properties": props})).accepts("{}")
+
+
+def test_many_optional_properties_keep_schema_order() -> None:
+    props = {f"p{i}": {"type": "integer"} for i in range(8)}  # over the cap of 2**n rules
+    grammar = Grammar(schema_to_gbnf({"type": "object", "properties": props}))
+    assert grammar.accepts('{"p1": 1, "p5": 2}')
+    assert not grammar.accepts('{"p5": 2, "p1": 1}')
+
+
+def test_free_form_values_close_after_a_newline() -> None:
+    # A pretty-printing model (native tool format) writes "\n}" to close a dict; without whitespace before the
+    # bracket the grammar pushed it on to invent keys (BFCL multiple_9).
+    gbnf = schema_to_gbnf({"type": "object", "properties": {"d": {"type": "object"}, "l": {"type": "array"}}})
+    grammar = Grammar(gbnf.replace('ws ::= " "?', "ws ::= [ \\n]{0,4}"))
+    assert grammar.accepts('{"d": {"math": 90,\n "art": 75\n}, "l": [1,\n 2\n]}')
+
+
 def test_numbers_admitted_by_the_grammar_are_json() -> None:
     grammar = Grammar(schema_to_gbnf({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}))
     assert grammar.accepts('{"n": 0}') and grammar.accepts('{"n": -10}')

@@ -110,6 +110,8 @@ def test_grammar_parses_in_llama_cpp() -> None:
         '{"name": "get_weather", "arguments": {"city": "Paris"}}',
         "It is sunny in Paris, as far as I know.",
         "2 + 2 = 4 <b>",
+        'Sure! Here is the call:\n\n```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```',
+        "Use this:\n```python\nprint(add(1, 2))\n```\nDone.",
     ],
 )
 def test_grammar_accepts_text_and_calls(text: str) -> None:
@@ -126,6 +128,8 @@ def test_grammar_accepts_text_and_calls(text: str) -> None:
         '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}',  # unclosed tag
         "{ not json",
         " leading space opens nothing",
+        'Here:\n```json\n{"name": "forecast", "arguments": {}}\n```',  # prose, then a made-up tool
+        'Here:\n```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```\nMore text.',  # nothing after it
     ],
 )
 def test_grammar_rejects_malformed_calls(text: str) -> None:
@@ -150,6 +154,14 @@ def test_a_forced_call_admits_no_text() -> None:
 )
 def test_parse_reads_every_call_form(text: str) -> None:
     assert parse_native(text, REQUEST) == (None, ToolCall("add", {"a": 1, "b": 2}))
+
+
+def test_prose_then_a_call_is_the_call() -> None:
+    # BFCL live_multiple_5-3-0: the model explains, then writes the fenced call; it was read as a final answer.
+    text = 'Certainly! To get it, call:\n\n```json\n{\n  "name": "add",\n  "arguments": {"a": 1, "b": 2}\n}\n```'
+    assert parse_native(text, REQUEST) == (None, ToolCall("add", {"a": 1, "b": 2}))
+    example = 'Write ```json\n{"name": ...}\n``` to call a tool.'  # an unconstrained backend's prose stays text
+    assert parse_native(example, REQUEST) == (example, None)
 
 
 def test_parse_text_and_bad_calls() -> None:
