@@ -253,15 +253,21 @@ def observation(
 
 def _observation_text(part: ObservationPart) -> str:
     call, result = part.call, clip(part.result)
+    guidance = "\n" + observation_guidance(part) if part.guidance else ""
     if part.error:
         args = json.dumps(call.arguments, ensure_ascii=False)
-        guidance = (
-            f"\nOriginal task: {part.task}\n"
+        return f"Error from {call.name}({args}):\n{result}" + guidance
+    return f"Result of {call.name}:\n{result}" + guidance
+
+
+def observation_guidance(part: ObservationPart) -> str:
+    """The closing lines of an observation: the task, what is done, and the one decision left."""
+    if part.error:
+        return (
+            f"Original task: {part.task}\n"
             "Fix the arguments and call again, use another tool, or reply with the final_answer."
         )
-        return f"Error from {call.name}({args}):\n{result}" + (guidance if part.guidance else "")
-    guidance = "\n" + _progress(call.name, part.task, part.progress)
-    return f"Result of {call.name}:\n{result}" + (guidance if part.guidance else "")
+    return _progress(part.call.name, part.task, part.progress)
 
 
 def _progress(done: str, task: str, plan: Progress | None) -> str:

@@ -33,7 +33,7 @@ from agentcore.messages import (
     ToolCall,
     ToolSpec,
 )
-from agentcore.prompting import clip, text_of
+from agentcore.prompting import clip, observation_guidance, text_of
 from agentcore.turns import bound_schema
 
 TOOL_FORMATS = ("json", "native")
@@ -110,13 +110,27 @@ def native_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
         elif isinstance(part, FinalPart):
             out.append({"role": "assistant", "content": part.content})
         elif isinstance(part, ObservationPart):
-            result = clip(part.result)
-            out.append({"role": "tool", "content": f"Error: {result}" if part.error else result})
+            out.append({"role": "tool", "content": _observation(part)})
         elif isinstance(part, NoticePart):
-            out.append({"role": "user", "content": message.content})
+            out.append({"role": "user", "content": _plain(message.content)})
         else:
             out.append({"role": message.role, "content": message.content})
     return out
+
+
+def _observation(part: ObservationPart) -> str:
+    """The result, then the loop's guidance (what is done, the next step or "answer now"): without it the model
+    re-applies the task's last operation to each result (c01: 899 * 3, then 2697 * 3, ... until max_steps)."""
+    result = clip(part.result)
+    text = f"Error: {result}" if part.error else result
+    if not part.guidance:
+        return text
+    return _plain(f"{text}\n\n{observation_guidance(part)}")
+
+
+def _plain(text: str) -> str:
+    """agentcore's guidance in words: "final_answer" is a key of its own JSON format, not of the template's."""
+    return text.replace("final_answer", "final answer")
 
 
 # -- the grammar ---------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from agentcore.models.native import (
     parse_native,
 )
 from agentcore.prompting import assistant_turn, observation, system_message, task_message
+from agentcore.steps import StepPlan
 
 WEATHER = ToolSpec(
     "get_weather",
@@ -74,12 +75,25 @@ def test_messages_take_the_templates_roles() -> None:
     assert out[0] == {"role": "system", "content": "Be brief."}  # no JSON-turn rules, no signatures
     assert out[1] == {"role": "user", "content": "Weather in Paris?"}
     assert out[2]["tool_calls"][0]["function"] == {"name": "get_weather", "arguments": {"city": "Paris"}}
-    assert out[3] == {"role": "tool", "content": "18 C"}
+    assert out[3]["role"] == "tool" and out[3]["content"].startswith("18 C\n\nDone: get_weather.")
     prompt = ChatTemplate(QWEN).render(out, openai_tools([WEATHER]))
     assert '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>' in prompt
-    assert "<tool_response>\n18 C\n</tool_response>" in prompt
+    assert "<tool_response>\n18 C\n\nDone: get_weather. Original task: Weather in Paris?" in prompt
     assert json.loads(prompt.split("<tools>\n")[1].split("\n</tools>")[0])["function"]["name"] == "get_weather"
     assert "final_answer" not in prompt and prompt.endswith("<|im_start|>assistant\n")
+
+
+def test_a_result_carries_the_loops_guidance_in_words() -> None:
+    # c01 of the 48 tasks: with the bare result the model multiplied each result by 3 again until max_steps.
+    plan = StepPlan(("Look up the price of a laptop", "multiply it by 3"))
+    plan.advance("899")
+    plan.advance("2697")
+    call = ToolCall("calculator", {"expression": "899 * 3"})
+    out = native_messages([observation("What do 3 laptops cost?", call, "2697", plan=plan)])
+    assert out[0]["content"].startswith("2697\n\nDone: calculator.")
+    assert "All 2 steps are done. Reply with the final answer now" in out[0]["content"]
+    error = native_messages([observation("Weather?", call, "bad expression", error=True)])[0]["content"]
+    assert error.startswith("Error: bad expression\n\nOriginal task: Weather?") and "final_answer" not in error
 
 
 def test_system_without_instructions_falls_back_to_the_templates_own() -> None:
