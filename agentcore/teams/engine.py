@@ -65,8 +65,11 @@ class Team:
         self.stats_dir = Path(stats_dir) if stats_dir else None
         self.checkpoint_dir = Path(checkpoint_dir) if checkpoint_dir else None
         base = source.path.parent if source.path else None
-        self.env = NodeEnv(spec, self.registry, base, self.stats_dir)
+        self.env = NodeEnv(spec, self.registry, base, self.stats_dir, self._load_subteam)
         self.conditions = {i: expr.parse(e.when) for i, e in enumerate(spec.topology.edges) if e.when}
+
+    def _load_subteam(self, path: Path) -> Team:
+        return Team.load(path, registry=self.registry, stats_dir=self.stats_dir)
 
     @classmethod
     def load(cls, path: str | Path, **kwargs: Any) -> Team:

@@ -8,9 +8,9 @@ import asyncio
 import inspect
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agentcore import context as run_context
 from agentcore.errors import AgentRunError, UserError
@@ -25,7 +25,7 @@ from agentcore.teams.state import write_type
 if TYPE_CHECKING:
     from agentcore.agent import Agent
     from agentcore.models.base import Model
-    from agentcore.teams.engine import Team
+    from agentcore.teams.result import TeamResult
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -57,16 +57,34 @@ def as_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-class NodeEnv:
-    """What node runs share within one team: the spec, the registry, loaded models, join statistics, subteams,
-    and the remote MCP servers and A2A agents (connected for each run by `remotes.connected()`)."""
+class SubTeam(Protocol):
+    """What a team node needs of the team it runs (agentcore.teams.engine.Team, which this module must not import:
+    the engine imports the nodes)."""
 
-    def __init__(self, spec: TeamSpec, registry: Registry, base: Path | None, stats_dir: Path | None) -> None:
+    spec: TeamSpec
+
+    async def run_state(self, state: dict[str, Any]) -> TeamResult: ...
+
+
+class NodeEnv:
+    """What node runs share within one team: the spec, the registry, loaded models, join statistics, subteams
+    (`load_team` opens one from its file), and the remote MCP servers and A2A agents (connected for each run by
+    `remotes.connected()`)."""
+
+    def __init__(
+        self,
+        spec: TeamSpec,
+        registry: Registry,
+        base: Path | None,
+        stats_dir: Path | None,
+        load_team: Callable[[Path], SubTeam],
+    ) -> None:
         self.spec, self.registry, self.base, self.stats_dir = spec, registry, base, stats_dir
+        self._load_team = load_team
         self._models: dict[str, Model] = {}
         self._model_lock = asyncio.Lock()
         self._stats: dict[str, JoinStats] = {}
-        self._teams: dict[str, Team] = {}
+        self._teams: dict[str, SubTeam] = {}
         self.remotes = Remotes(spec, registry)
 
     async def model(self, node: AgentNode) -> Model:
@@ -88,12 +106,9 @@ class NodeEnv:
             self._stats[node] = JoinStats.load(path)
         return self._stats[node]
 
-    def subteam(self, node: TeamNode) -> Team:
-        from agentcore.teams.engine import Team
-
+    def subteam(self, node: TeamNode) -> SubTeam:
         if node.file not in self._teams:
-            path = (self.base or Path.cwd()) / node.file
-            self._teams[node.file] = Team.load(path, registry=self.registry, stats_dir=self.stats_dir)
+            self._teams[node.file] = self._load_team((self.base or Path.cwd()) / node.file)
         return self._teams[node.file]
 
 
