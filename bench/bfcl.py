@@ -1,7 +1,7 @@
 """BFCL v4 (Berkeley Function Calling Leaderboard), single-turn categories, on agentcore and on bare llama.cpp.
 
     ./scripts/setup_bfcl.sh        # once: bfcl-eval (its data and AST checker) into bench/peers/.venv-bfcl
-    python -m bench.bfcl [--split dev|test] [--limit N] [--categories a,b] [--systems agentcore,bare] [--out-dir D]
+    python -m bench.bfcl [--split dev|test] [--skip N] [--limit N] [--categories a,b] [--systems ...] [--out-dir D]
 
 Entries and possible answers come from the installed `bfcl-eval` package (`load_dataset_entry`, which adds BFCL's
 "Note that the provided function is in Python 3 syntax." to each description, and `load_ground_truth_entry`);
@@ -114,11 +114,11 @@ class Entry:
         return [tool_spec(doc) for doc in self.functions]
 
 
-def split_entries(entries: Sequence[Any], split: str, limit: int | None = None) -> list[Any]:
-    """Even-indexed entries are `dev`, odd-indexed `test`; then the first `limit` of them."""
+def split_entries(entries: Sequence[Any], split: str, limit: int | None = None, skip: int = 0) -> list[Any]:
+    """Even-indexed entries are `dev`, odd-indexed `test`; then, after the first `skip`, the first `limit`."""
     if split not in ("dev", "test"):
         raise ValueError(f"split must be dev or test, got {split!r}")
-    chosen = list(entries[0 if split == "dev" else 1 :: 2])
+    chosen = list(entries[0 if split == "dev" else 1 :: 2])[skip:]
     return chosen if limit is None else chosen[:limit]
 
 
@@ -317,6 +317,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.bfcl", description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=("dev", "test"), default="test")
     parser.add_argument("--limit", type=int, help="first N entries of the split per category (default: all)")
+    parser.add_argument(
+        "--skip", type=int, default=0, help="leave out the first N entries of the split (a fresh, unseen slice)"
+    )
     parser.add_argument("--categories", default=",".join(CATEGORIES), help=f"of: {', '.join(CATEGORIES)}")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"of: {', '.join(SYSTEM_NAMES)}")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
@@ -332,6 +335,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     unknown = [c for c in args.categories if c not in CATEGORIES] + [s for s in args.systems if s not in SYSTEM_NAMES]
     if unknown or not args.categories or not args.systems:
         parser.error(f"unknown or no categories/systems: {', '.join(unknown) or '(none)'}")
+    if args.skip < 0:
+        parser.error("--skip must be at least 0")
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
     return args
@@ -406,7 +411,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(write_results(args.out_dir, data, header, records).read_text(encoding="utf-8"))
         return 0
     bfcl = load_bfcl()
-    chosen = {c: split_entries(load_entries(bfcl, c), args.split, args.limit) for c in args.categories}
+    chosen = {c: split_entries(load_entries(bfcl, c), args.split, args.limit, args.skip) for c in args.categories}
     everything = [e for entries in chosen.values() for e in entries]
     wrong = check_converter(bfcl, everything)
     if wrong:
@@ -450,7 +455,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"- model: `{model_path.name}`, n_ctx {args.n_ctx}, {args.threads} threads, greedy, max_tokens"
         f" {args.max_tokens}; bfcl-eval {bfcl.version} (data and AST checker)",
         f"- split: {args.split} ({'even' if args.split == 'dev' else 'odd'}-indexed entries),"
-        f" limit {args.limit or 'none'} per category",
+        f" limit {args.limit or 'none'} per category" + (f", after the first {args.skip}" if args.skip else ""),
         "- agentcore: one Agent turn, grammar-constrained; agentcore+relevance: the same with the ToolRelevance"
         " policy (agentcore's reply reused where the policy keeps the tools: the same request);"
         " agentcore-native: one Agent turn in the chat template's own tool format, the call grammar-constrained;"

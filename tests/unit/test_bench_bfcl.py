@@ -145,6 +145,7 @@ def test_split_even_dev_odd_test() -> None:
     assert bfcl.split_entries(entries, "dev") == ["e0", "e2", "e4", "e6"]
     assert bfcl.split_entries(entries, "test") == ["e1", "e3", "e5"]
     assert bfcl.split_entries(entries, "dev", 2) == ["e0", "e2"]
+    assert bfcl.split_entries(entries, "test", 1, skip=1) == ["e3"]  # a fresh slice after the entries seen
     assert bfcl.split_entries(entries, "test", 10) == ["e1", "e3", "e5"]
     assert set(bfcl.split_entries(entries, "dev")).isdisjoint(bfcl.split_entries(entries, "test"))
     with pytest.raises(ValueError):
