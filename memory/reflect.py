@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
+from agentcore.memory.lessons import grounded_lesson
 from agentcore.memory.principles import MAX_BAD, MAX_GOOD, Principle, PrincipleBank, Trajectory, new_id
 from agentcore.messages import Message, ModelRequest
 
@@ -196,8 +197,8 @@ class Reflector:
         if lesson is None:
             report.skipped += 1
             return
-        text, triplets = lesson
-        vector = self.bank.vector(text)
+        text, triplets, trigger = lesson
+        vector = self.bank.vector(trigger)  # retrieved by the kind of task it is for, not by its wording
         target = await self._same_as(text, vector, report)
         outcome = bool(t.outcome)
         trusted_success = outcome and t.trusted and not echoes(text, t.untrusted_texts)
@@ -227,7 +228,10 @@ class Reflector:
 
     async def _distil(
         self, t: Trajectory, report: ReflectReport
-    ) -> tuple[str, tuple[tuple[str, str, str], ...]] | None:
+    ) -> tuple[str, tuple[tuple[str, str, str], ...], str] | None:
+        if t.outcome:  # a success's lesson is its own verified calls as a worked example (agentcore.memory.lessons)
+            trigger, text = grounded_lesson(t)
+            return text, (), trigger
         report.model_calls += 1
         try:
             data = _json((await self.model.complete(distil_request(t))).content)
@@ -242,12 +246,14 @@ class Reflector:
         triplets = tuple(
             (str(a), str(b), str(c)) for a, b, c in (x for x in raw if isinstance(x, list) and len(x) == 3)
         )
-        return text, triplets
+        return text, triplets, text
 
     async def _same_as(self, text: str, vector: bytes, report: ReflectReport) -> Principle | None:
         for hit in self.bank.nearest(_as_array(vector), 3):
             if hit.similarity < self.same_threshold:
                 break
+            if hit.principle.description == text:  # the same worked example again: no need to ask
+                return hit.principle
             report.model_calls += 1
             try:
                 data = _json((await self.model.complete(same_request(hit.principle.description, text))).content)
