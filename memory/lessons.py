@@ -112,25 +112,44 @@ def grounded_lesson(t: Trajectory) -> tuple[str, str]:
     if not used:
         action = "answer directly from your own knowledge, without calling a tool"
     else:
-        action = "call " + ", then ".join(_render(c, pattern) for c in used)
+        results = {c.result: f"<result of {c.tool}>" for c in used}
+        action = "call " + ", then ".join(_render(c, pattern, results) for c in used)
     return pattern.text, f'For a task like "{pattern.text}": {action}.'
 
 
-def _render(call: Call, pattern: Pattern) -> str:
-    args = ", ".join(f"{k}={_placeholder(v, pattern)}" for k, v in call.arguments.items())
+def carries_tool_text(t: Trajectory) -> bool:
+    """Whether a used call's arguments hold words or numbers that came from a tool result rather than the task
+    (a planted "send money to account 666" acted on): such a lesson is not trusted (AgentLAB). A value that is a
+    whole earlier result (a looked-up price) is fine: the lesson shows it as `<result of lookup>`."""
+    said = set(_WORDS.findall(t.task.lower()))
+    results = {c.result for c in calls(t)}
+    seen = " ".join(_WORDS.findall(" ".join(t.untrusted_texts).lower()))
+    for call in used_steps(t):
+        for value in call.arguments.values():
+            text = str(value)
+            for token in _WORDS.findall(text.lower()):
+                if token in said or token in results or (len(token) < 3 and not token.isdigit()):
+                    continue
+                if f" {token} " in f" {seen} ":
+                    return True
+    return False
+
+
+def _render(call: Call, pattern: Pattern, results: dict[str, str]) -> str:
+    args = ", ".join(f"{k}={_placeholder(v, pattern, results)}" for k, v in call.arguments.items())
     return f"{call.tool}({args})"
 
 
-def _placeholder(value: Any, pattern: Pattern) -> str:
+def _placeholder(value: Any, pattern: Pattern, results: dict[str, str]) -> str:
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, int | float):
         key = _as_number(value)
-        return pattern.numbers.get(key, key)
+        return pattern.numbers.get(key) or results.get(key) or key
     text = str(value)
     if text.lower() in pattern.items:
         return pattern.items[text.lower()]
-    text = _NUMBER.sub(lambda m: pattern.numbers.get(m.group(0), m.group(0)), text)
+    text = _NUMBER.sub(lambda m: pattern.numbers.get(m.group(0)) or results.get(m.group(0)) or m.group(0), text)
     return json.dumps(text)
 
 
@@ -138,7 +157,7 @@ def _as_number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-_TRIGGER = re.compile(r'^For a task like "(.*)": ')
+_TRIGGER = re.compile(r'^(?:For a task like|When a task is like) "(.*)": ')
 
 
 def trigger_of(lesson: str) -> str | None:

@@ -1,8 +1,9 @@
 """EvolveR's offline reflection over recorded runs (TECHNIQUES.md section 3), one trajectory per transaction:
 
 1. utility: each principle the run was shown gets usage += 1 and success += outcome;
-2. distil: one grammar-constrained model call turns the run into one principle (guiding from a success,
-   cautionary from a failure);
+2. distil: a success gives a guiding principle built from its own record, a worked example of the calls that fed
+   its answer (`agentcore.memory.lessons`, no model call); a failure gives a cautionary one from one
+   grammar-constrained model call;
 3. dedupe: the 3 nearest principles by cosine; one at >= 0.85 that the model confirms (yes/no, constrained)
    is the same advice absorbs the new one (trajectory id, counts); otherwise the new one is inserted;
 4. prune: principles scored below the threshold are deleted.
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
-from agentcore.memory.lessons import grounded_lesson
+from agentcore.memory.lessons import carries_tool_text, grounded_lesson
 from agentcore.memory.principles import MAX_BAD, MAX_GOOD, Principle, PrincipleBank, Trajectory, new_id
 from agentcore.messages import Message, ModelRequest
 
@@ -58,21 +59,15 @@ SAME_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-# A lesson is "When <kind of task>, <what to do>". Measured on the 20 train runs with Qwen 0.5B: asked for one free
-# sentence, it restated the task ("Convert 8 km to miles") in 16 of 18 principles; given an example, it copied the
-# example into 11 of 19. So a success's action is taken from its own verified calls (`grounded_action`), the model
-# names only the situation, and numbers are dropped from it.
+# Measured on the 20 train runs with Qwen 0.5B: asked for one free sentence, it restated the task in 16 of 18
+# principles; given an example, it copied the example into 11 of 19; asked for the situation only, it echoed the
+# prompt ("When when, ..."). So a success's lesson is built from its record (agentcore.memory.lessons); only a
+# failure's cautionary lesson is written by the model, and it waits inactive (see the module doc).
 DISTIL_SYSTEM = (
     "You turn one attempt at a task into one lesson for future tasks of the same kind. "
     "'when': the kind of task, in general words, without numbers or the names of items from this task. "
-    "'do' (when asked for): what to do instead next time, in under 20 words."
+    "'do': what to do instead next time, in under 20 words."
 )
-WHEN_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"when": {"type": "string", "maxLength": 80}},
-    "required": ["when"],
-    "additionalProperties": False,
-}
 SAME_SYSTEM = "Decide whether two pieces of advice say the same essential thing. Reply with same true or false."
 
 
@@ -103,51 +98,16 @@ def compose(when: str, do: str) -> str:
 
 
 def distil_request(t: Trajectory) -> ModelRequest:
-    """A success asks only for the situation (its action comes from its calls); a failure asks for both."""
-    verdict = (
-        "It succeeded. Name the kind of task ('when')."
-        if t.outcome
-        else "It failed. Name the kind of task ('when') and what to do instead next time ('do')."
-    )
+    """A failed run asks the model for the situation and what to do instead (a success needs no model call)."""
     steps = "\n".join(f"- {s}" for s in t.steps[-6:]) or "- (no tool calls)"
+    verdict = "It failed. Name the kind of task ('when') and what to do instead next time ('do')."
     user = f"Task: {t.task}\nSteps:\n{steps}\nFinal answer: {t.answer[:200]}\n{verdict}"
-    schema, tokens = (WHEN_SCHEMA, 48) if t.outcome else (DISTIL_SCHEMA, 160)
     return ModelRequest(
-        messages=(Message("system", DISTIL_SYSTEM), Message("user", user)), output_schema=schema, max_tokens=tokens
+        messages=(Message("system", DISTIL_SYSTEM), Message("user", user)), output_schema=DISTIL_SCHEMA, max_tokens=160
     )
 
 
-_STEP = re.compile(r"^(\w+)\((\{.*?\})\) -> ")
 _NUMBER = re.compile(r"\s*\b\d+(?:[.,]\d+)*\b")
-
-
-def _said(value: str, words: set[str]) -> bool:
-    """Whether the task spells `value` out: all its words appear in the task as words ("mi" is not in "miles")."""
-    own = _WORDS.findall(value.lower())
-    return bool(own) and all(w in words for w in own)
-
-
-def grounded_action(t: Trajectory) -> str:
-    """What a successful run did, from its recorded calls: each tool once, in order, with the argument values the
-    task does not spell out itself (`to_unit mi` for "miles", `table prices` for "cost"): the part a model gets
-    wrong. No call: the run answered directly."""
-    said = set(_WORDS.findall(t.task.lower()))
-    parts: list[str] = []
-    for step in t.steps:
-        match = _STEP.match(step)
-        if match is None or step.split(" -> ", 1)[1].startswith("error"):
-            continue
-        try:
-            name, args = match.group(1), json.loads(match.group(2))
-        except json.JSONDecodeError:
-            continue
-        hidden = [f"{k} {v}" for k, v in args.items() if isinstance(v, str) and len(v) <= 24 and not _said(v, said)]
-        part = f"{name} with {' and '.join(hidden)}" if hidden else name
-        if part not in parts:
-            parts.append(part)
-    if not parts:
-        return "answer directly without calling a tool"
-    return "call " + ", then ".join(parts)
 
 
 def same_request(a: str, b: str) -> ModelRequest:
@@ -201,7 +161,7 @@ class Reflector:
         vector = self.bank.vector(trigger)  # retrieved by the kind of task it is for, not by its wording
         target = await self._same_as(text, vector, report)
         outcome = bool(t.outcome)
-        trusted_success = outcome and t.trusted and not echoes(text, t.untrusted_texts)
+        trusted_success = outcome and t.trusted and not echoes(text, t.untrusted_texts) and not carries_tool_text(t)
 
         new = _new(text, triplets, t, trusted_success)
 
@@ -238,7 +198,7 @@ class Reflector:
         except ModelError:
             return None
         when = _NUMBER.sub("", str((data or {}).get("when", "")))
-        do = grounded_action(t) if t.outcome else str((data or {}).get("do", ""))
+        do = str((data or {}).get("do", ""))
         text = compose(when, do)
         if not text or not when.strip():
             return None

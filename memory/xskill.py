@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
+from agentcore.memory.lessons import carries_tool_text, grounded_lesson, order_match, task_pattern, trigger_of
 from agentcore.memory.principles import PrincipleBank, Trajectory
 from agentcore.memory.reflect import echoes
 from agentcore.messages import MemoryItem, Message, ModelRequest
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from agentcore.messages import Model
 
 ADD_MERGE, CAP_MERGE, CAP, MAX_WORDS, MAX_OPS = 0.70, 0.60, 120, 64, 3
+MATCH = 0.75  # as Memory's lesson_match
 
 _TIP = {"type": "string", "maxLength": 320}
 CRITIQUE_SCHEMA: dict[str, Any] = {
@@ -160,8 +162,11 @@ def valid_tip(text: str) -> bool:
 class XSkill:
     """XSkill's experiences and skills in `bank`'s file (see the module doc)."""
 
-    def __init__(self, bank: PrincipleBank, *, cap: int = CAP, k: int = 3, adapt: bool = False) -> None:
+    def __init__(
+        self, bank: PrincipleBank, *, cap: int = CAP, k: int = 3, adapt: bool = False, match: float = MATCH
+    ) -> None:
         self.bank, self.cap, self.k, self.adapt = bank, cap, k, adapt  # its tables are in the bank's schema
+        self.match = match  # a worked example's pattern must agree this much with the task's (order_match)
 
     # -- reading ---------------------------------------------------------------------------------------------
 
@@ -177,8 +182,11 @@ class XSkill:
         """The top `k` experiences for `task` and the nearest family's skill, as memory items."""
         import numpy as np
 
-        query = np.asarray(self.bank.embedder.embed([task])[0], dtype=np.float32)
-        items = [MemoryItem("experience", e.text, e.id) for e in self._nearest(query, self.k, min_similarity)]
+        pattern = task_pattern(task).text  # worked examples are embedded by their task pattern
+        query = np.asarray(self.bank.embedder.embed([pattern])[0], dtype=np.float32)
+        near = self._nearest(query, self.k * 3, min_similarity)
+        kept = [e for e in near if (cue := trigger_of(e.text)) is None or order_match(pattern, cue) >= self.match]
+        items = [MemoryItem("experience", e.text, e.id) for e in kept[: self.k]]
         rows = self.bank.db.read(lambda c: c.execute("SELECT family, doc, version, vector FROM xs_skills").fetchall())
         if rows:
             sims = _matrix([r[3] for r in rows]) @ query
@@ -238,6 +246,9 @@ class XSkill:
         trusted = [t for t in runs if t.trusted]
         summaries = "\n".join(f"{i + 1}. {summarise(t)}" for i, t in enumerate(trusted[-8:]))
         tool_texts = tuple(text for t in runs for text in t.untrusted_texts)
+        for t in trusted:
+            if t.outcome:
+                self._grounded(t, report)
         if trusted:
             shown = {r for t in trusted for r in t.retrieved}
             current = "\n".join(f"{e.id}: {e.text}" for e in self.experiences() if e.id in shown) or "(none)"
@@ -250,6 +261,20 @@ class XSkill:
             await self._skill(model, family, summaries, report)
         ids = [(t.id,) for t in runs]
         self.bank.db.write(lambda c: c.executemany("UPDATE trajectories SET accumulated = 1 WHERE id = ?", ids))
+
+    def _grounded(self, t: Trajectory, report: AccumulateReport) -> None:
+        """A trusted success as a worked-example experience (agentcore.memory.lessons), embedded by its task
+        pattern; the same example again is counted as a merge, not asked of the model."""
+        trigger, lesson = grounded_lesson(t)
+        text = "When a task is like" + lesson.removeprefix("For a task like")
+        if not valid_tip(text) or echoes(text, t.untrusted_texts) or carries_tool_text(t):
+            report.dropped += 1
+            return
+        same = self.bank.db.read(lambda c: c.execute("SELECT n FROM xs_experiences WHERE text = ?", (text,)).fetchone())
+        if same is not None:
+            report.merged.append(f"E{same[0]}")
+            return
+        report.added.append(self._insert(text, self.bank.vector(trigger)))
 
     async def _apply(self, model: Model, op: Any, tool_texts: tuple[str, ...], report: AccumulateReport) -> None:
         text = " ".join(str(op.get("text", "")).split()) if isinstance(op, dict) else ""
