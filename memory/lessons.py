@@ -28,6 +28,9 @@ _QUOTED = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
 _WORDS = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 
 
+DIRECT = "answer directly from your own knowledge, without calling a tool"
+
+
 @dataclass(frozen=True, slots=True)
 class Pattern:
     text: str  # the task, numbers as N (N1, N2, ...), quoted items as X (X1, X2, ...)
@@ -110,7 +113,7 @@ def grounded_lesson(t: Trajectory) -> tuple[str, str]:
     pattern = task_pattern(t.task)
     used = used_steps(t)
     if not used:
-        action = "answer directly from your own knowledge, without calling a tool"
+        action = DIRECT
     else:
         results = {c.result: f"<result of {c.tool}>" for c in used}
         action = "call " + ", then ".join(_render(c, pattern, results) for c in used)
@@ -164,6 +167,19 @@ def trigger_of(lesson: str) -> str | None:
     """The task pattern a worked-example lesson is for; None for a lesson in words."""
     match = _TRIGGER.match(lesson)
     return match.group(1) if match else None
+
+
+def applies(lesson: str, pattern: str, similarity: float, *, match: float, direct_floor: float) -> bool:
+    """Whether a lesson recalled at cosine `similarity` fits a task of this `pattern`. A worked example with
+    calls must agree with the task word for word in order (`match`): its argument values are what a near miss
+    gets wrong. One that answered directly has no arguments to misapply; it needs only topical closeness
+    (`direct_floor`). A lesson in words (a person's, or a promoted one) passes."""
+    trigger = trigger_of(lesson)
+    if trigger is None:
+        return True
+    if lesson.endswith(f": {DIRECT}."):
+        return similarity >= direct_floor
+    return order_match(pattern, trigger) >= match
 
 
 def order_match(a: str, b: str) -> float:

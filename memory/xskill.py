@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
-from agentcore.memory.lessons import carries_tool_text, grounded_lesson, order_match, task_pattern, trigger_of
+from agentcore.memory.lessons import applies, carries_tool_text, grounded_lesson, task_pattern
 from agentcore.memory.principles import PrincipleBank, Trajectory
 from agentcore.memory.reflect import echoes
 from agentcore.messages import MemoryItem, Message, ModelRequest
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from agentcore.messages import Model
 
 ADD_MERGE, CAP_MERGE, CAP, MAX_WORDS, MAX_OPS = 0.70, 0.60, 120, 64, 3
-MATCH = 0.75  # as Memory's lesson_match
+MATCH, DIRECT_FLOOR = 0.75, 0.4  # as Memory's lesson_match and direct_floor
 
 _TIP = {"type": "string", "maxLength": 320}
 CRITIQUE_SCHEMA: dict[str, Any] = {
@@ -184,8 +184,8 @@ class XSkill:
 
         pattern = task_pattern(task).text  # worked examples are embedded by their task pattern
         query = np.asarray(self.bank.embedder.embed([pattern])[0], dtype=np.float32)
-        near = self._nearest(query, self.k * 3, min_similarity)
-        kept = [e for e in near if (cue := trigger_of(e.text)) is None or order_match(pattern, cue) >= self.match]
+        near = self._scored(query, self.k * 3, min_similarity)
+        kept = [e for e, sim in near if applies(e.text, pattern, sim, match=self.match, direct_floor=DIRECT_FLOOR)]
         items = [MemoryItem("experience", e.text, e.id) for e in kept[: self.k]]
         rows = self.bank.db.read(lambda c: c.execute("SELECT family, doc, version, vector FROM xs_skills").fetchall())
         if rows:
@@ -197,6 +197,9 @@ class XSkill:
         return items
 
     def _nearest(self, query: Any, k: int, floor: float) -> list[Experience]:
+        return [e for e, _ in self._scored(query, k, floor)]
+
+    def _scored(self, query: Any, k: int, floor: float) -> list[tuple[Experience, float]]:
         import numpy as np
 
         rows = self.bank.db.read(lambda c: c.execute("SELECT n, text, uses, vector FROM xs_experiences").fetchall())
@@ -204,7 +207,7 @@ class XSkill:
             return []
         sims = _matrix([r[3] for r in rows]) @ query
         order = [int(i) for i in np.argsort(-sims)[:k] if sims[i] >= floor]
-        return [Experience(f"E{rows[i][0]}", rows[i][1], rows[i][2]) for i in order]
+        return [(Experience(f"E{rows[i][0]}", rows[i][1], rows[i][2]), float(sims[i])) for i in order]
 
     async def adapted(self, model: Model, task: str, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """`items` rewritten for `task` by the model (the optional adapt stage)."""
