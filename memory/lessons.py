@@ -188,3 +188,23 @@ def order_match(a: str, b: str) -> float:
     from difflib import SequenceMatcher
 
     return SequenceMatcher(None, _WORDS.findall(a.lower()), _WORDS.findall(b.lower()), autojunk=False).ratio()
+
+
+# Words of the prompts' own templates and schemas: a lesson holding them echoed the prompt, not the run.
+_TEMPLATE = re.compile(
+    r"\b(?:when when|what to do instead|in under \d+ words|when_to_use|watch_out|tool_templates?|placeholders?)\b"
+    r"|<value>",
+    re.I,
+)
+
+
+def plausible(text: str, tasks: tuple[str, ...]) -> bool:
+    """Whether a model-written lesson can be a lesson at all (Qwen 0.5B wrote "When when, what to do instead next
+    time, in under 20 words." and "When convert, convert 3 gallons to liters."): no words of the prompt's
+    template, no call cut off mid-way, and no copy of a task (4 words in a row, or one of its numbers)."""
+    from agentcore.memory.reflect import echoes
+
+    if _TEMPLATE.search(text) or text.count("(") != text.count(")") or text.count("{") != text.count("}"):
+        return False
+    numbers = {n for task in tasks for n in _NUMBER.findall(task)}
+    return not numbers & set(_NUMBER.findall(text)) and not echoes(text, tasks)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
-from agentcore.memory.lessons import carries_tool_text, grounded_lesson
+from agentcore.memory.lessons import carries_tool_text, grounded_lesson, plausible
 from agentcore.memory.principles import MAX_BAD, MAX_GOOD, Principle, PrincipleBank, Trajectory, new_id
 from agentcore.messages import Message, ModelRequest
 
@@ -79,6 +79,7 @@ class ReflectReport:
     waiting: list[str] = field(default_factory=list)  # inserted inactive (untrusted run or echoed tool text)
     pruned: list[str] = field(default_factory=list)
     skipped: int = 0  # distillation failed (model error or empty lesson): the run stays pending
+    rejected: list[str] = field(default_factory=list)  # runs whose lesson was not `plausible`: reflected, no lesson
     model_calls: int = 0
     seconds: float = 0.0
 
@@ -158,6 +159,10 @@ class Reflector:
             report.skipped += 1
             return
         text, triplets, trigger = lesson
+        if not t.outcome and not plausible(text, (t.task,)):  # a restated task or the prompt echoed: no lesson
+            self.bank.db.write(lambda conn: self._done(conn, t))
+            report.rejected.append(t.id)
+            return
         vector = self.bank.vector(trigger)  # retrieved by the kind of task it is for, not by its wording
         target = await self._same_as(text, vector, report)
         outcome = bool(t.outcome)
@@ -179,6 +184,10 @@ class Reflector:
             report.merged.append(target.id)
         else:
             (report.inserted if trusted_success else report.waiting).append(new.id)
+
+    def _done(self, conn: Any, t: Trajectory) -> None:
+        self._utility(conn, t)
+        conn.execute("UPDATE trajectories SET reflected = 1 WHERE id = ?", (t.id,))
 
     def _utility(self, conn: Any, t: Trajectory) -> None:
         for pid in t.retrieved:

@@ -31,7 +31,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
-from agentcore.memory.lessons import applies, carries_tool_text, grounded_lesson, task_pattern
+from agentcore.memory.lessons import (
+    applies,
+    carries_tool_text,
+    grounded_lesson,
+    order_match,
+    plausible,
+    task_pattern,
+)
 from agentcore.memory.principles import PrincipleBank, Trajectory
 from agentcore.memory.reflect import echoes
 from agentcore.messages import MemoryItem, Message, ModelRequest
@@ -187,14 +194,20 @@ class XSkill:
         near = self._scored(query, self.k * 3, min_similarity)
         kept = [e for e, sim in near if applies(e.text, pattern, sim, match=self.match, direct_floor=DIRECT_FLOOR)]
         items = [MemoryItem("experience", e.text, e.id) for e in kept[: self.k]]
-        rows = self.bank.db.read(lambda c: c.execute("SELECT family, doc, version, vector FROM xs_skills").fetchall())
-        if rows:
-            sims = _matrix([r[3] for r in rows]) @ query
-            best = int(np.argmax(sims))
-            if sims[best] >= min_similarity:
-                skill = Skill(rows[best][0], json.loads(rows[best][1]), rows[best][2])
-                items.append(MemoryItem("skill", skill.render(), f"skill:{skill.family}"))
+        skill = self._skill_for(pattern)
+        if skill is not None:
+            items.append(MemoryItem("skill", skill.render(), f"skill:{skill.family}"))
         return items
+
+    def _skill_for(self, pattern: str) -> Skill | None:
+        """The skill of the family whose verified task patterns agree best, in order, with the task's (at least
+        `match`); a family without a verified success has no pattern and is never shown."""
+        best, score = None, self.match
+        for skill in self.skills():
+            for seen in skill.doc.get("patterns") or []:
+                if (m := order_match(pattern, str(seen))) >= score:
+                    best, score = skill, m
+        return best
 
     def _nearest(self, query: Any, k: int, floor: float) -> list[Experience]:
         return [e for e, _ in self._scored(query, k, floor)]
@@ -258,10 +271,11 @@ class XSkill:
             user = f"Attempts:\n{summaries}\nTips they were shown:\n{current}"
             report.model_calls += 1
             data = await _ask(model, CRITIQUE_SYSTEM, user, CRITIQUE_SCHEMA, 320)
+            tasks = tuple(t.task for t in runs)
             for op in list((data or {}).get("operations") or [])[:MAX_OPS]:
-                await self._apply(model, op, tool_texts, report)
+                await self._apply(model, op, tool_texts, report, tasks)
             report.model_calls += 1
-            await self._skill(model, family, summaries, report)
+            await self._skill(model, family, summaries, report, trusted)
         ids = [(t.id,) for t in runs]
         self.bank.db.write(lambda c: c.executemany("UPDATE trajectories SET accumulated = 1 WHERE id = ?", ids))
 
@@ -279,9 +293,11 @@ class XSkill:
             return
         report.added.append(self._insert(text, self.bank.vector(trigger)))
 
-    async def _apply(self, model: Model, op: Any, tool_texts: tuple[str, ...], report: AccumulateReport) -> None:
+    async def _apply(
+        self, model: Model, op: Any, tool_texts: tuple[str, ...], report: AccumulateReport, tasks: tuple[str, ...] = ()
+    ) -> None:
         text = " ".join(str(op.get("text", "")).split()) if isinstance(op, dict) else ""
-        if not valid_tip(text) or echoes(text, tool_texts):
+        if not valid_tip(text) or echoes(text, tool_texts) or not plausible(text, tasks):
             report.dropped += 1
             return
         vector = self.bank.vector(text)
@@ -309,13 +325,16 @@ class XSkill:
         text = " ".join(str((data or {}).get("text", "")).split())
         return text if valid_tip(text) else None
 
-    async def _skill(self, model: Model, family: str, summaries: str, report: AccumulateReport) -> None:
+    async def _skill(
+        self, model: Model, family: str, summaries: str, report: AccumulateReport, runs: Sequence[Trajectory] = ()
+    ) -> None:
         old = next((s for s in self.skills() if s.family == family), None)
         current = json.dumps(old.doc) if old else "(none yet)"
         data = await _ask(model, SKILL_SYSTEM, f"Kind of task: {family}\nCurrent procedure: {current}\n"
                           f"Attempts:\n{summaries}", SKILL_SCHEMA, 400)  # fmt: skip
         if data is None:
             return
+        data = _grounded_skill(data, runs, tuple(t.task for t in runs))
         version = (old.version + 1) if old else 1
         vector = self.bank.vector(f"{family}: {data.get('description', '')} {data.get('when_to_use', '')}")
         self.bank.db.write(lambda c: c.execute(
@@ -388,6 +407,22 @@ async def _ask(model: Model, system: str, user: str, schema: dict[str, Any], max
         return _json((await model.complete(request)).content)
     except ModelError:
         return None
+
+
+def _grounded_skill(doc: dict[str, Any], runs: Sequence[Trajectory], tasks: tuple[str, ...]) -> dict[str, Any]:
+    """The model's skill document with what it cannot be trusted to write taken from the record: the tool
+    templates are the verified successes' calls and `patterns` their task patterns (what recall matches on);
+    prose that is not `plausible` (a restated task, the prompt's template words) is dropped."""
+    out: dict[str, Any] = {}
+    for key, value in doc.items():
+        if isinstance(value, list):
+            out[key] = [str(v) for v in value if plausible(str(v), tasks)]
+        else:
+            out[key] = str(value) if plausible(str(value), tasks) else ""
+    lessons = [grounded_lesson(t) for t in runs if t.outcome and t.trusted and not carries_tool_text(t)]
+    out["tool_templates"] = list(dict.fromkeys(text.split('": ', 1)[1].rstrip(".") for _, text in lessons))[:3]
+    out["patterns"] = list(dict.fromkeys(trigger for trigger, _ in lessons))
+    return out
 
 
 def _number(ref: str) -> int | None:

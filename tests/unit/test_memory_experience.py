@@ -378,3 +378,17 @@ def test_recall_shows_a_worked_example_only_for_its_kind_of_task(tmp_path: Path)
     ]
     assert memory._lessons("Convert 7 miles to km.") == []
     assert memory._lessons("Convert 4 gallons to liters.") == []
+
+
+async def test_a_failures_lesson_that_restates_the_task_or_the_prompt_is_rejected(tmp_path: Path) -> None:
+    from agentcore.memory.lessons import plausible
+
+    assert not plausible("When when, what to do instead next time, in under 20 words.", ())
+    assert not plausible("When convert, convert 3 gallons to liters.", ("Convert 3 gallons to liters.",))
+    assert not plausible("When converting, steps: unit_convert({", ())
+    assert plausible("When a task says miles, use the unit mi, not m.", ("Convert 8 km to miles.",))
+    bank = bank_with(tmp_path, {})
+    bank.record(Trajectory("r1", "Convert 3 gallons to liters.", "3000", (), outcome=False))
+    model = ScriptedModel([lesson("convert", "convert 3 gallons to liters")])
+    report = await Reflector(bank, model).reflect()
+    assert report.rejected == ["r1"] and bank.all() == [] and bank.pending() == []  # reflected, not retried

@@ -161,12 +161,18 @@ async def test_tips_and_skill_reach_the_prompt_and_runs_record_cited_ids(tmp_pat
     )
     xs._insert(tip, bank.vector(tip))
     record(bank, "r0", True)
+    steps = ('unit_convert({"from_unit": "km", "to_unit": "mi", "value": 3}) -> 1.86',)
+    verified = Trajectory("r1", "Convert 3 km to miles.", "1.86", steps, outcome=True, family="miles")
     await xs._skill(
-        ScriptedModel([json.dumps(SKILL)]),
+        ScriptedModel([json.dumps({**SKILL, "watch_out": ["Convert 3 km to miles first"]})]),
         "miles",
         "1. ...",
         __import__("agentcore.memory.xskill", fromlist=["x"]).AccumulateReport(),
+        [verified],
     )
+    doc = xs.skills()[0].doc
+    assert doc["patterns"] == ["Convert N km to miles."] and doc["watch_out"] == []  # a restated task is dropped
+    assert doc["tool_templates"] == ['call unit_convert(from_unit="km", to_unit="mi", value=N)']
     memory = Memory(experience=bank, evolver=False, xskill=xs, family="miles")
     model = ScriptedModel(["5.59"])
     result = await Agent(model, memory=memory).run(task)
@@ -175,6 +181,9 @@ async def test_tips_and_skill_reach_the_prompt_and_runs_record_cited_ids(tmp_pat
     assert "- [skill:miles] Procedure: miles (v1): unit conversions with miles" in system
     t = bank.trajectory(result.run_id)
     assert t is not None and t.retrieved == ("E1", "skill:miles") and t.family == "miles"
+    other = ScriptedModel(["9"])
+    await Agent(other, memory=memory).run("Convert 9 miles to km.")  # the reverse: no verified pattern matches
+    assert "skill:miles" not in other.requests[0].messages[0].content
 
 
 def test_summaries_carry_steps_outcome_and_cited_tips() -> None:
