@@ -153,6 +153,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     from agentcore.models.llamacpp import LlamaCppModel
     from agentcore.models.registry import DEFAULT_MODEL, model_path
 
+    import agentcore.memory.lessons
+    import agentcore.memory.reflect
+    import agentcore.memory.xskill  # noqa: F401  (all loaded now: a long run is not mixed with later edits)
+
     train, test = load_task_file(args.train), load_task_file(args.test)
     overlap = {t.task for t in train} & {t.task for t in test}
     if overlap:
