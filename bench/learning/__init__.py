@@ -149,13 +149,12 @@ def open_failures(source: Path, target: Path) -> int:
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    from agentcore.memory import Memory, PrincipleBank
-    from agentcore.models.llamacpp import LlamaCppModel
-    from agentcore.models.registry import DEFAULT_MODEL, model_path
-
     import agentcore.memory.lessons
     import agentcore.memory.reflect
     import agentcore.memory.xskill  # noqa: F401  (all loaded now: a long run is not mixed with later edits)
+    from agentcore.memory import Memory, PrincipleBank
+    from agentcore.models.llamacpp import LlamaCppModel
+    from agentcore.models.registry import DEFAULT_MODEL, model_path
 
     train, test = load_task_file(args.train), load_task_file(args.test)
     overlap = {t.task for t in train} & {t.task for t in test}
