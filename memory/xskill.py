@@ -412,17 +412,30 @@ async def _ask(model: Model, system: str, user: str, schema: dict[str, Any], max
 def _grounded_skill(doc: dict[str, Any], runs: Sequence[Trajectory], tasks: tuple[str, ...]) -> dict[str, Any]:
     """The model's skill document with what it cannot be trusted to write taken from the record: the tool
     templates are the verified successes' calls and `patterns` their task patterns (what recall matches on);
-    prose that is not `plausible` (a restated task, the prompt's template words) is dropped."""
+    prose that is not `_prose` is dropped."""
+    texts = tuple(text for t in runs for text in t.untrusted_texts)
     out: dict[str, Any] = {}
     for key, value in doc.items():
         if isinstance(value, list):
-            out[key] = [str(v) for v in value if plausible(str(v), tasks)]
+            out[key] = [str(v) for v in value if _prose(str(v), tasks, texts, 2)]
         else:
-            out[key] = str(value) if plausible(str(value), tasks) else ""
+            out[key] = str(value) if _prose(str(value), tasks, texts, 3) else ""
     lessons = [grounded_lesson(t) for t in runs if t.outcome and t.trusted and not carries_tool_text(t)]
     out["tool_templates"] = list(dict.fromkeys(text.split('": ', 1)[1].rstrip(".") for _, text in lessons))[:3]
     out["patterns"] = list(dict.fromkeys(trigger for trigger, _ in lessons))
     return out
+
+
+def _prose(text: str, tasks: tuple[str, ...], tool_texts: tuple[str, ...], words: int) -> bool:
+    """A skill field the model wrote that can stay: `plausible`, no tool result's words (Qwen 0.5B copied error
+    messages into watch-outs), a few words rather than a bare name ("When: reverse_string"), no run-on token."""
+    tokens = text.split()
+    return (
+        len(tokens) >= words
+        and all(len(t) <= 30 for t in tokens)
+        and plausible(text, tasks)
+        and not echoes(text, tool_texts)
+    )
 
 
 def _number(ref: str) -> int | None:

@@ -164,14 +164,17 @@ async def test_tips_and_skill_reach_the_prompt_and_runs_record_cited_ids(tmp_pat
     steps = ('unit_convert({"from_unit": "km", "to_unit": "mi", "value": 3}) -> 1.86',)
     verified = Trajectory("r1", "Convert 3 km to miles.", "1.86", steps, outcome=True, family="miles")
     await xs._skill(
-        ScriptedModel([json.dumps({**SKILL, "watch_out": ["Convert 3 km to miles first"]})]),
+        ScriptedModel(
+            [json.dumps({**SKILL, "watch_out": ["Convert 3 km to miles first"], "strategy": "unit_convert"})]
+        ),
         "miles",
         "1. ...",
         __import__("agentcore.memory.xskill", fromlist=["x"]).AccumulateReport(),
         [verified],
     )
     doc = xs.skills()[0].doc
-    assert doc["patterns"] == ["Convert N km to miles."] and doc["watch_out"] == []  # a restated task is dropped
+    assert doc["patterns"] == ["Convert N km to miles."]
+    assert doc["watch_out"] == [] and doc["strategy"] == ""  # a restated task, a bare name: dropped
     assert doc["tool_templates"] == ['call unit_convert(from_unit="km", to_unit="mi", value=N)']
     memory = Memory(experience=bank, evolver=False, xskill=xs, family="miles")
     model = ScriptedModel(["5.59"])
