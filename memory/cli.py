@@ -154,7 +154,7 @@ async def _reflect(stores: Stores, args: argparse.Namespace) -> Result:
     text = (
         f"{report.trajectories} runs in {report.seconds:.1f}s ({report.model_calls} model calls): "
         f"{len(report.inserted)} new, {len(report.merged)} merged, {len(report.waiting)} waiting, "
-        f"{len(report.pruned)} pruned, {report.skipped} skipped"
+        f"{len(report.pruned)} pruned, {report.skipped} skipped, {len(report.rejected)} rejected"
     )
     return data, text
 

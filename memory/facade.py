@@ -30,12 +30,18 @@ if TYPE_CHECKING:
 # The outcome of a run: True (success), False (failure) or None (unknown: wait for feedback).
 Verifier = Callable[["RunResult[Any]"], "bool | Awaitable[bool | None] | None"]
 EXCHANGE_CHARS = 300
+LESSON_FLOOR = 0.3  # cosine between the task's pattern and a lesson's: below it, a lesson is not shown
+LESSON_MATCH = 0.75  # order_match between the task's pattern and a worked example's (0.6: "km to mi" / "mi to km")
+# An "answered directly" example: cosine to the task's pattern. On the train and dev tasks, direct questions were
+# 0.4-0.6 from one another, tool tasks at most 0.24 from them.
+DIRECT_FLOOR = 0.4
 
 
 class Memory:
     """Long-term facts and exchanges, vector recall, and experience, behind one facade. See the module doc.
 
-    - `recall_k`: facts recalled per run (from each store); `lessons_k`: principles injected per run.
+    - `recall_k`: facts recalled per run (from each store); `lessons_k`: principles injected per run, those whose
+      cosine to the task's pattern is at least `lesson_floor` (worked examples: see `lessons.applies`).
     - `remember_exchanges`: store each successful run's task and answer in the long-term store.
     - `learn`: record runs as experience; `verifier(result)` gives their outcome.
     - `reflect_every`: reflect after every N recorded runs with a known outcome, using the run's model.
@@ -51,6 +57,9 @@ class Memory:
         experience: PrincipleBank | None = None,
         recall_k: int = 3,
         lessons_k: int = 3,
+        lesson_floor: float = LESSON_FLOOR,
+        lesson_match: float = LESSON_MATCH,
+        direct_floor: float = DIRECT_FLOOR,
         remember_exchanges: bool = True,
         learn: bool = True,
         verifier: Verifier | None = None,
@@ -64,6 +73,7 @@ class Memory:
             raise UserError(f"reflect_every must be at least 1 or None, got {reflect_every}")
         self.long_term, self.vectors, self.experience = long_term, vectors, experience
         self.recall_k, self.lessons_k = recall_k, lessons_k
+        self.lesson_floor, self.lesson_match, self.direct_floor = lesson_floor, lesson_match, direct_floor
         self.remember_exchanges, self.learn, self.verifier = remember_exchanges, learn, verifier
         self.reflect_every, self.offers_tool = reflect_every, tool
         self.evolver, self.xskill, self.family = evolver, xskill, family  # family: recorded with each run (XSkill)
@@ -116,14 +126,25 @@ class Memory:
                     facts.setdefault(" ".join(record.text.split()), MemoryItem("fact", record.text, record.id))
         lessons: list[MemoryItem] = []
         if self.experience is not None and self.evolver and self.lessons_k > 0:
-            hits = await asyncio.to_thread(self.experience.search, task, self.lessons_k)
-            lessons = [MemoryItem(h.principle.type, h.principle.description, h.principle.id) for h in hits]
+            lessons = await asyncio.to_thread(self._lessons, task)
         tips: list[MemoryItem] = []
         if self.xskill is not None:
             tips = await asyncio.to_thread(self.xskill.recall, task)
             if self.xskill.adapt and model is not None and tips:
                 tips = await self.xskill.adapted(model, task, tips)
         return (*facts.values(), *lessons, *tips), tuple(item.ref for item in (*lessons, *tips) if item.ref)
+
+    def _lessons(self, task: str) -> list[MemoryItem]:
+        """Principles for `task`: near its pattern (numbers as N) by cosine, and a worked example only where it
+        `applies` (its pattern agrees with the task's in order, so "miles to km" gets no "km to miles")."""
+        from agentcore.memory.lessons import applies, task_pattern
+
+        assert self.experience is not None
+        query = task_pattern(task).text  # lessons are embedded by their task pattern
+        hits = self.experience.search(query, self.lessons_k * 3, min_similarity=self.lesson_floor)
+        kept = [h for h in hits if applies(h.principle.description, query, h.similarity, match=self.lesson_match,
+                                           direct_floor=self.direct_floor)]  # fmt: skip
+        return [MemoryItem(h.principle.type, h.principle.description, h.principle.id) for h in kept[: self.lessons_k]]
 
     async def search(self, query: str, k: int = 5) -> list[MemoryRecord]:
         """Facts from every store, best first per store."""

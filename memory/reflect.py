@@ -1,8 +1,9 @@
 """EvolveR's offline reflection over recorded runs (TECHNIQUES.md section 3), one trajectory per transaction:
 
 1. utility: each principle the run was shown gets usage += 1 and success += outcome;
-2. distil: one grammar-constrained model call turns the run into one principle (guiding from a success,
-   cautionary from a failure);
+2. distil: a success gives a guiding principle built from its own record, a worked example of the calls that fed
+   its answer (`agentcore.memory.lessons`, no model call); a failure gives a cautionary one from one
+   grammar-constrained model call;
 3. dedupe: the 3 nearest principles by cosine; one at >= 0.85 that the model confirms (yes/no, constrained)
    is the same advice absorbs the new one (trajectory id, counts); otherwise the new one is inserted;
 4. prune: principles scored below the threshold are deleted.
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
+from agentcore.memory.lessons import carries_tool_text, grounded_lesson, plausible
 from agentcore.memory.principles import MAX_BAD, MAX_GOOD, Principle, PrincipleBank, Trajectory, new_id
 from agentcore.messages import Message, ModelRequest
 
@@ -57,21 +59,15 @@ SAME_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-# A lesson is "When <kind of task>, <what to do>". Measured on the 20 train runs with Qwen 0.5B: asked for one free
-# sentence, it restated the task ("Convert 8 km to miles") in 16 of 18 principles; given an example, it copied the
-# example into 11 of 19. So a success's action is taken from its own verified calls (`grounded_action`), the model
-# names only the situation, and numbers are dropped from it.
+# Measured on the 20 train runs with Qwen 0.5B: asked for one free sentence, it restated the task in 16 of 18
+# principles; given an example, it copied the example into 11 of 19; asked for the situation only, it echoed the
+# prompt ("When when, ..."). So a success's lesson is built from its record (agentcore.memory.lessons); only a
+# failure's cautionary lesson is written by the model, and it waits inactive (see the module doc).
 DISTIL_SYSTEM = (
     "You turn one attempt at a task into one lesson for future tasks of the same kind. "
     "'when': the kind of task, in general words, without numbers or the names of items from this task. "
-    "'do' (when asked for): what to do instead next time, in under 20 words."
+    "'do': what to do instead next time, in under 20 words."
 )
-WHEN_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"when": {"type": "string", "maxLength": 80}},
-    "required": ["when"],
-    "additionalProperties": False,
-}
 SAME_SYSTEM = "Decide whether two pieces of advice say the same essential thing. Reply with same true or false."
 
 
@@ -83,6 +79,7 @@ class ReflectReport:
     waiting: list[str] = field(default_factory=list)  # inserted inactive (untrusted run or echoed tool text)
     pruned: list[str] = field(default_factory=list)
     skipped: int = 0  # distillation failed (model error or empty lesson): the run stays pending
+    rejected: list[str] = field(default_factory=list)  # runs whose lesson was not `plausible`: reflected, no lesson
     model_calls: int = 0
     seconds: float = 0.0
 
@@ -102,51 +99,16 @@ def compose(when: str, do: str) -> str:
 
 
 def distil_request(t: Trajectory) -> ModelRequest:
-    """A success asks only for the situation (its action comes from its calls); a failure asks for both."""
-    verdict = (
-        "It succeeded. Name the kind of task ('when')."
-        if t.outcome
-        else "It failed. Name the kind of task ('when') and what to do instead next time ('do')."
-    )
+    """A failed run asks the model for the situation and what to do instead (a success needs no model call)."""
     steps = "\n".join(f"- {s}" for s in t.steps[-6:]) or "- (no tool calls)"
+    verdict = "It failed. Name the kind of task ('when') and what to do instead next time ('do')."
     user = f"Task: {t.task}\nSteps:\n{steps}\nFinal answer: {t.answer[:200]}\n{verdict}"
-    schema, tokens = (WHEN_SCHEMA, 48) if t.outcome else (DISTIL_SCHEMA, 160)
     return ModelRequest(
-        messages=(Message("system", DISTIL_SYSTEM), Message("user", user)), output_schema=schema, max_tokens=tokens
+        messages=(Message("system", DISTIL_SYSTEM), Message("user", user)), output_schema=DISTIL_SCHEMA, max_tokens=160
     )
 
 
-_STEP = re.compile(r"^(\w+)\((\{.*?\})\) -> ")
 _NUMBER = re.compile(r"\s*\b\d+(?:[.,]\d+)*\b")
-
-
-def _said(value: str, words: set[str]) -> bool:
-    """Whether the task spells `value` out: all its words appear in the task as words ("mi" is not in "miles")."""
-    own = _WORDS.findall(value.lower())
-    return bool(own) and all(w in words for w in own)
-
-
-def grounded_action(t: Trajectory) -> str:
-    """What a successful run did, from its recorded calls: each tool once, in order, with the argument values the
-    task does not spell out itself (`to_unit mi` for "miles", `table prices` for "cost"): the part a model gets
-    wrong. No call: the run answered directly."""
-    said = set(_WORDS.findall(t.task.lower()))
-    parts: list[str] = []
-    for step in t.steps:
-        match = _STEP.match(step)
-        if match is None or step.split(" -> ", 1)[1].startswith("error"):
-            continue
-        try:
-            name, args = match.group(1), json.loads(match.group(2))
-        except json.JSONDecodeError:
-            continue
-        hidden = [f"{k} {v}" for k, v in args.items() if isinstance(v, str) and len(v) <= 24 and not _said(v, said)]
-        part = f"{name} with {' and '.join(hidden)}" if hidden else name
-        if part not in parts:
-            parts.append(part)
-    if not parts:
-        return "answer directly without calling a tool"
-    return "call " + ", then ".join(parts)
 
 
 def same_request(a: str, b: str) -> ModelRequest:
@@ -196,11 +158,15 @@ class Reflector:
         if lesson is None:
             report.skipped += 1
             return
-        text, triplets = lesson
-        vector = self.bank.vector(text)
+        text, triplets, trigger = lesson
+        if not t.outcome and not plausible(text, (t.task,)):  # a restated task or the prompt echoed: no lesson
+            self.bank.db.write(lambda conn: self._done(conn, t))
+            report.rejected.append(t.id)
+            return
+        vector = self.bank.vector(trigger)  # retrieved by the kind of task it is for, not by its wording
         target = await self._same_as(text, vector, report)
         outcome = bool(t.outcome)
-        trusted_success = outcome and t.trusted and not echoes(text, t.untrusted_texts)
+        trusted_success = outcome and t.trusted and not echoes(text, t.untrusted_texts) and not carries_tool_text(t)
 
         new = _new(text, triplets, t, trusted_success)
 
@@ -219,6 +185,10 @@ class Reflector:
         else:
             (report.inserted if trusted_success else report.waiting).append(new.id)
 
+    def _done(self, conn: Any, t: Trajectory) -> None:
+        self._utility(conn, t)
+        conn.execute("UPDATE trajectories SET reflected = 1 WHERE id = ?", (t.id,))
+
     def _utility(self, conn: Any, t: Trajectory) -> None:
         for pid in t.retrieved:
             p = self.bank.get_in(conn, pid)
@@ -227,14 +197,17 @@ class Reflector:
 
     async def _distil(
         self, t: Trajectory, report: ReflectReport
-    ) -> tuple[str, tuple[tuple[str, str, str], ...]] | None:
+    ) -> tuple[str, tuple[tuple[str, str, str], ...], str] | None:
+        if t.outcome:  # a success's lesson is its own verified calls as a worked example (agentcore.memory.lessons)
+            trigger, text = grounded_lesson(t)
+            return text, (), trigger
         report.model_calls += 1
         try:
             data = _json((await self.model.complete(distil_request(t))).content)
         except ModelError:
             return None
         when = _NUMBER.sub("", str((data or {}).get("when", "")))
-        do = grounded_action(t) if t.outcome else str((data or {}).get("do", ""))
+        do = str((data or {}).get("do", ""))
         text = compose(when, do)
         if not text or not when.strip():
             return None
@@ -242,12 +215,14 @@ class Reflector:
         triplets = tuple(
             (str(a), str(b), str(c)) for a, b, c in (x for x in raw if isinstance(x, list) and len(x) == 3)
         )
-        return text, triplets
+        return text, triplets, text
 
     async def _same_as(self, text: str, vector: bytes, report: ReflectReport) -> Principle | None:
         for hit in self.bank.nearest(_as_array(vector), 3):
             if hit.similarity < self.same_threshold:
                 break
+            if hit.principle.description == text:  # the same worked example again: no need to ask
+                return hit.principle
             report.model_calls += 1
             try:
                 data = _json((await self.model.complete(same_request(hit.principle.description, text))).content)

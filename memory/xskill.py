@@ -31,6 +31,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
+from agentcore.memory.lessons import (
+    applies,
+    carries_tool_text,
+    grounded_lesson,
+    order_match,
+    plausible,
+    task_pattern,
+)
 from agentcore.memory.principles import PrincipleBank, Trajectory
 from agentcore.memory.reflect import echoes
 from agentcore.messages import MemoryItem, Message, ModelRequest
@@ -39,6 +47,7 @@ if TYPE_CHECKING:
     from agentcore.messages import Model
 
 ADD_MERGE, CAP_MERGE, CAP, MAX_WORDS, MAX_OPS = 0.70, 0.60, 120, 64, 3
+MATCH, DIRECT_FLOOR = 0.75, 0.4  # as Memory's lesson_match and direct_floor
 
 _TIP = {"type": "string", "maxLength": 320}
 CRITIQUE_SCHEMA: dict[str, Any] = {
@@ -160,8 +169,11 @@ def valid_tip(text: str) -> bool:
 class XSkill:
     """XSkill's experiences and skills in `bank`'s file (see the module doc)."""
 
-    def __init__(self, bank: PrincipleBank, *, cap: int = CAP, k: int = 3, adapt: bool = False) -> None:
+    def __init__(
+        self, bank: PrincipleBank, *, cap: int = CAP, k: int = 3, adapt: bool = False, match: float = MATCH
+    ) -> None:
         self.bank, self.cap, self.k, self.adapt = bank, cap, k, adapt  # its tables are in the bank's schema
+        self.match = match  # a worked example's pattern must agree this much with the task's (order_match)
 
     # -- reading ---------------------------------------------------------------------------------------------
 
@@ -177,18 +189,30 @@ class XSkill:
         """The top `k` experiences for `task` and the nearest family's skill, as memory items."""
         import numpy as np
 
-        query = np.asarray(self.bank.embedder.embed([task])[0], dtype=np.float32)
-        items = [MemoryItem("experience", e.text, e.id) for e in self._nearest(query, self.k, min_similarity)]
-        rows = self.bank.db.read(lambda c: c.execute("SELECT family, doc, version, vector FROM xs_skills").fetchall())
-        if rows:
-            sims = _matrix([r[3] for r in rows]) @ query
-            best = int(np.argmax(sims))
-            if sims[best] >= min_similarity:
-                skill = Skill(rows[best][0], json.loads(rows[best][1]), rows[best][2])
-                items.append(MemoryItem("skill", skill.render(), f"skill:{skill.family}"))
+        pattern = task_pattern(task).text  # worked examples are embedded by their task pattern
+        query = np.asarray(self.bank.embedder.embed([pattern])[0], dtype=np.float32)
+        near = self._scored(query, self.k * 3, min_similarity)
+        kept = [e for e, sim in near if applies(e.text, pattern, sim, match=self.match, direct_floor=DIRECT_FLOOR)]
+        items = [MemoryItem("experience", e.text, e.id) for e in kept[: self.k]]
+        skill = self._skill_for(pattern)
+        if skill is not None:
+            items.append(MemoryItem("skill", skill.render(), f"skill:{skill.family}"))
         return items
 
+    def _skill_for(self, pattern: str) -> Skill | None:
+        """The skill of the family whose verified task patterns agree best, in order, with the task's (at least
+        `match`); a family without a verified success has no pattern and is never shown."""
+        best, score = None, self.match
+        for skill in self.skills():
+            for seen in skill.doc.get("patterns") or []:
+                if (m := order_match(pattern, str(seen))) >= score:
+                    best, score = skill, m
+        return best
+
     def _nearest(self, query: Any, k: int, floor: float) -> list[Experience]:
+        return [e for e, _ in self._scored(query, k, floor)]
+
+    def _scored(self, query: Any, k: int, floor: float) -> list[tuple[Experience, float]]:
         import numpy as np
 
         rows = self.bank.db.read(lambda c: c.execute("SELECT n, text, uses, vector FROM xs_experiences").fetchall())
@@ -196,7 +220,7 @@ class XSkill:
             return []
         sims = _matrix([r[3] for r in rows]) @ query
         order = [int(i) for i in np.argsort(-sims)[:k] if sims[i] >= floor]
-        return [Experience(f"E{rows[i][0]}", rows[i][1], rows[i][2]) for i in order]
+        return [(Experience(f"E{rows[i][0]}", rows[i][1], rows[i][2]), float(sims[i])) for i in order]
 
     async def adapted(self, model: Model, task: str, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """`items` rewritten for `task` by the model (the optional adapt stage)."""
@@ -238,22 +262,42 @@ class XSkill:
         trusted = [t for t in runs if t.trusted]
         summaries = "\n".join(f"{i + 1}. {summarise(t)}" for i, t in enumerate(trusted[-8:]))
         tool_texts = tuple(text for t in runs for text in t.untrusted_texts)
+        for t in trusted:
+            if t.outcome:
+                self._grounded(t, report)
         if trusted:
             shown = {r for t in trusted for r in t.retrieved}
             current = "\n".join(f"{e.id}: {e.text}" for e in self.experiences() if e.id in shown) or "(none)"
             user = f"Attempts:\n{summaries}\nTips they were shown:\n{current}"
             report.model_calls += 1
             data = await _ask(model, CRITIQUE_SYSTEM, user, CRITIQUE_SCHEMA, 320)
+            tasks = tuple(t.task for t in runs)
             for op in list((data or {}).get("operations") or [])[:MAX_OPS]:
-                await self._apply(model, op, tool_texts, report)
+                await self._apply(model, op, tool_texts, report, tasks)
             report.model_calls += 1
-            await self._skill(model, family, summaries, report)
+            await self._skill(model, family, summaries, report, trusted)
         ids = [(t.id,) for t in runs]
         self.bank.db.write(lambda c: c.executemany("UPDATE trajectories SET accumulated = 1 WHERE id = ?", ids))
 
-    async def _apply(self, model: Model, op: Any, tool_texts: tuple[str, ...], report: AccumulateReport) -> None:
+    def _grounded(self, t: Trajectory, report: AccumulateReport) -> None:
+        """A trusted success as a worked-example experience (agentcore.memory.lessons), embedded by its task
+        pattern; the same example again is counted as a merge, not asked of the model."""
+        trigger, lesson = grounded_lesson(t)
+        text = "When a task is like" + lesson.removeprefix("For a task like")
+        if not valid_tip(text) or echoes(text, t.untrusted_texts) or carries_tool_text(t):
+            report.dropped += 1
+            return
+        same = self.bank.db.read(lambda c: c.execute("SELECT n FROM xs_experiences WHERE text = ?", (text,)).fetchone())
+        if same is not None:
+            report.merged.append(f"E{same[0]}")
+            return
+        report.added.append(self._insert(text, self.bank.vector(trigger)))
+
+    async def _apply(
+        self, model: Model, op: Any, tool_texts: tuple[str, ...], report: AccumulateReport, tasks: tuple[str, ...] = ()
+    ) -> None:
         text = " ".join(str(op.get("text", "")).split()) if isinstance(op, dict) else ""
-        if not valid_tip(text) or echoes(text, tool_texts):
+        if not valid_tip(text) or echoes(text, tool_texts) or not plausible(text, tasks):
             report.dropped += 1
             return
         vector = self.bank.vector(text)
@@ -281,13 +325,16 @@ class XSkill:
         text = " ".join(str((data or {}).get("text", "")).split())
         return text if valid_tip(text) else None
 
-    async def _skill(self, model: Model, family: str, summaries: str, report: AccumulateReport) -> None:
+    async def _skill(
+        self, model: Model, family: str, summaries: str, report: AccumulateReport, runs: Sequence[Trajectory] = ()
+    ) -> None:
         old = next((s for s in self.skills() if s.family == family), None)
         current = json.dumps(old.doc) if old else "(none yet)"
         data = await _ask(model, SKILL_SYSTEM, f"Kind of task: {family}\nCurrent procedure: {current}\n"
                           f"Attempts:\n{summaries}", SKILL_SCHEMA, 400)  # fmt: skip
         if data is None:
             return
+        data = _grounded_skill(data, runs, tuple(t.task for t in runs))
         version = (old.version + 1) if old else 1
         vector = self.bank.vector(f"{family}: {data.get('description', '')} {data.get('when_to_use', '')}")
         self.bank.db.write(lambda c: c.execute(
@@ -360,6 +407,35 @@ async def _ask(model: Model, system: str, user: str, schema: dict[str, Any], max
         return _json((await model.complete(request)).content)
     except ModelError:
         return None
+
+
+def _grounded_skill(doc: dict[str, Any], runs: Sequence[Trajectory], tasks: tuple[str, ...]) -> dict[str, Any]:
+    """The model's skill document with what it cannot be trusted to write taken from the record: the tool
+    templates are the verified successes' calls and `patterns` their task patterns (what recall matches on);
+    prose that is not `_prose` is dropped."""
+    texts = tuple(text for t in runs for text in t.untrusted_texts)
+    out: dict[str, Any] = {}
+    for key, value in doc.items():
+        if isinstance(value, list):
+            out[key] = [str(v) for v in value if _prose(str(v), tasks, texts, 2)]
+        else:
+            out[key] = str(value) if _prose(str(value), tasks, texts, 3) else ""
+    lessons = [grounded_lesson(t) for t in runs if t.outcome and t.trusted and not carries_tool_text(t)]
+    out["tool_templates"] = list(dict.fromkeys(text.split('": ', 1)[1].rstrip(".") for _, text in lessons))[:3]
+    out["patterns"] = list(dict.fromkeys(trigger for trigger, _ in lessons))
+    return out
+
+
+def _prose(text: str, tasks: tuple[str, ...], tool_texts: tuple[str, ...], words: int) -> bool:
+    """A skill field the model wrote that can stay: `plausible`, no tool result's words (Qwen 0.5B copied error
+    messages into watch-outs), a few words rather than a bare name ("When: reverse_string"), no run-on token."""
+    tokens = text.split()
+    return (
+        len(tokens) >= words
+        and all(len(t) <= 30 for t in tokens)
+        and plausible(text, tasks)
+        and not echoes(text, tool_texts)
+    )
 
 
 def _number(ref: str) -> int | None:

@@ -92,8 +92,8 @@ class MemoryOwner:
     def record(self, trajectory: Any) -> None:
         self._bank().record(trajectory)
 
-    def search_experience(self, query: str, k: int) -> list[Any]:
-        return list(self._bank().search(query, k))
+    def search_experience(self, query: str, k: int, min_similarity: float = 0.3) -> list[Any]:
+        return list(self._bank().search(query, k, min_similarity=min_similarity))
 
     def feedback(self, run_id: str, good: bool) -> bool:
         return bool(self._bank().feedback(run_id, good))
@@ -152,8 +152,8 @@ class OwnedBank:
     def __init__(self, owner: Any) -> None:
         self.owner = owner
 
-    def search(self, query: str, k: int = 3) -> list[Any]:
-        found: list[Any] = import_ray().get(self.owner.search_experience.remote(query, k))
+    def search(self, query: str, k: int = 3, *, min_similarity: float = 0.3) -> list[Any]:
+        found: list[Any] = import_ray().get(self.owner.search_experience.remote(query, k, min_similarity))
         return found
 
     def record(self, trajectory: Any) -> None:

@@ -1,7 +1,8 @@
 """Learning gain from experience memory: `python -m bench.learning --train FILE --test FILE [--systems ...]`.
 
-For each learning system: run the train tasks with memory writing (each task's check is the run's outcome),
-reflect, then run the test tasks with memory read-only. `none` runs the test tasks with no memory. Every system
+The learning systems share one pass over the train tasks with memory writing (each task's check is the run's
+outcome); then EvolveR reflects and XSkill accumulates over those same runs, and each runs the test tasks with
+its memory read-only. `none` runs the test tasks with no memory. Every system
 runs in one process on the same real default model (greedy), so the columns compare like with like.
 
 Systems:
@@ -10,7 +11,7 @@ Systems:
   confirmed success merges into it).
 - `evolver-failures`: the same bank, with the cautionary lessons of trusted failed runs (no block, no quarantined
   or echoed tool text) made active: what the strict rule costs.
-- `xskill`: XSkill experiences and skills (its own bank), accumulated after the train runs, no adapt stage.
+- `xskill`: XSkill experiences and skills (its own tables), accumulated after the train runs, no adapt stage.
 
 Prints a table and, with `--out-dir DIR`, writes `DIR/learning.json` as {"systems": {NAME: {"test_success": ...}}}.
 The shipped split (bench/learning/train.jsonl, test.jsonl) shares no task; the test split was never used to tune.
@@ -90,54 +91,46 @@ def _rate(outcomes: Sequence[Outcome]) -> float:
     return round(sum(o.ok for o in outcomes) / len(outcomes), 4) if outcomes else 0.0
 
 
-async def learn(model: Any, train: Sequence[Task], root: Path, max_steps: int) -> dict[str, Any]:
-    """Train once with memory writing, then reflect; both evolver variants read this bank."""
-    from agentcore.memory import Memory, PrincipleBank
-
-    bank = PrincipleBank(root / "experience.db")
-    memory = Memory(experience=bank, remember_exchanges=False)
-    trained = await run_tasks(model, train, memory, max_steps, "train")
-    report = await memory.reflect(model)
-    per = max(report.trajectories, 1)
-    print(f"  [reflect] {report.trajectories} runs, {report.model_calls} calls, {report.seconds:.1f}s: "
-          f"{len(report.inserted)} active, {len(report.waiting)} waiting, {len(report.merged)} merged",
-          file=sys.stderr)  # fmt: skip
-    for p in bank.all():
-        state = "active " if p.active else "waiting"
-        print(f"    {p.id} {state} {p.type:10} {p.description}", file=sys.stderr)
-    bank.close()
-    return {
-        "train_success": _rate(trained),
-        "reflect": {**report.to_dict(), "calls_per_trajectory": round(report.model_calls / per, 2),
-                    "seconds_per_trajectory": round(report.seconds / per, 2)},
-        "store_bytes": (root / "experience.db").stat().st_size,
-    }  # fmt: skip
-
-
-async def learn_xskill(model: Any, train: Sequence[Task], root: Path, max_steps: int) -> dict[str, Any]:
-    """XSkill's train phase: runs with memory writing, then one accumulation."""
+async def learn(
+    model: Any, train: Sequence[Task], root: Path, max_steps: int, systems: Sequence[str]
+) -> dict[str, Any]:
+    """One train pass with memory writing into one experience file, then EvolveR's reflect and XSkill's
+    accumulation over the same runs (each has its own tables): the systems learn from identical experience."""
     from agentcore.memory import Memory, PrincipleBank, XSkill
 
-    bank = PrincipleBank(root / "xskill.db")
-    memory = Memory(experience=bank, evolver=False, xskill=XSkill(bank), remember_exchanges=False)
-    trained = await run_tasks(model, train, memory, max_steps, "train-xskill")
-    report = await memory.accumulate(model)
-    per = max(report.runs, 1)
-    print(f"  [accumulate] {report.runs} runs, {report.model_calls} calls, {report.seconds:.1f}s: "
-          f"{len(report.added)} added, {len(report.modified)} modified, {len(report.merged)} merged, "
-          f"{report.dropped} dropped, skills {report.skills}", file=sys.stderr)  # fmt: skip
-    xs = XSkill(bank)
-    for e in xs.experiences():
-        print(f"    {e.id} {e.text}", file=sys.stderr)
-    for skill in xs.skills():
-        print(f"    skill {skill.render()}", file=sys.stderr)
+    bank = PrincipleBank(root / "experience.db")
+    memory = Memory(experience=bank, xskill=XSkill(bank), remember_exchanges=False)
+    trained = _rate(await run_tasks(model, train, memory, max_steps, "train"))
+    out: dict[str, Any] = {}
+    if any(name.startswith("evolver") for name in systems):
+        report = await memory.reflect(model)
+        print(f"  [reflect] {report.trajectories} runs, {report.model_calls} calls, {report.seconds:.1f}s: "
+              f"{len(report.inserted)} active, {len(report.waiting)} waiting, {len(report.merged)} merged",
+              file=sys.stderr)  # fmt: skip
+        for p in bank.all():
+            print(f"    {p.id} {'active ' if p.active else 'waiting'} {p.type:10} {p.description}", file=sys.stderr)
+        out["evolver"] = _learnt(trained, report.to_dict(), report.model_calls, report.seconds, report.trajectories)
+    if "xskill" in systems:
+        acc = await memory.accumulate(model)
+        print(f"  [accumulate] {acc.runs} runs, {acc.model_calls} calls, {acc.seconds:.1f}s: {len(acc.added)} added, "
+              f"{len(acc.modified)} modified, {len(acc.merged)} merged, {acc.dropped} dropped, skills {acc.skills}",
+              file=sys.stderr)  # fmt: skip
+        xs = XSkill(bank)
+        for e in xs.experiences():
+            print(f"    {e.id} {e.text}", file=sys.stderr)
+        for skill in xs.skills():
+            print(f"    skill {skill.render()}", file=sys.stderr)
+        out["xskill"] = _learnt(trained, acc.to_dict(), acc.model_calls, acc.seconds, acc.runs)
     bank.close()
-    return {
-        "train_success": _rate(trained),
-        "reflect": {**report.to_dict(), "calls_per_trajectory": round(report.model_calls / per, 2),
-                    "seconds_per_trajectory": round(report.seconds / per, 2)},
-        "store_bytes": (root / "xskill.db").stat().st_size,
-    }  # fmt: skip
+    for entry in out.values():
+        entry["store_bytes"] = (root / "experience.db").stat().st_size
+    return out
+
+
+def _learnt(trained: float, report: dict[str, Any], calls: int, seconds: float, runs: int) -> dict[str, Any]:
+    per = max(runs, 1)
+    return {"train_success": trained, "reflect": {**report, "calls_per_trajectory": round(calls / per, 2),
+                                                  "seconds_per_trajectory": round(seconds / per, 2)}}  # fmt: skip
 
 
 def open_failures(source: Path, target: Path) -> int:
@@ -156,6 +149,9 @@ def open_failures(source: Path, target: Path) -> int:
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    import agentcore.memory.lessons
+    import agentcore.memory.reflect
+    import agentcore.memory.xskill  # noqa: F401  (all loaded now: a long run is not mixed with later edits)
     from agentcore.memory import Memory, PrincipleBank
     from agentcore.models.llamacpp import LlamaCppModel
     from agentcore.models.registry import DEFAULT_MODEL, model_path
@@ -168,31 +164,28 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     warm_up(model.load())  # loaded before the clock of any task starts
     systems: dict[str, Any] = {}
     root = Path(tempfile.mkdtemp(prefix="agentcore-learning-"))
-    learnt: dict[str, Any] | None = None
+    learners = [n for n in args.systems if n != "none"]
+    learnt = await learn(model, train, root, args.max_steps, learners) if learners else {}
     for name in args.systems:
         if name == "none":
             systems[name] = summary(await run_tasks(model, test, None, args.max_steps, name))
-            continue
-        if name == "xskill":
+        elif name == "xskill":
             from agentcore.memory import XSkill
 
-            trained = await learn_xskill(model, train, root, args.max_steps)
-            bank = PrincipleBank(root / "xskill.db")
+            bank = PrincipleBank(root / "experience.db")
             memory = Memory(experience=bank, evolver=False, xskill=XSkill(bank), learn=False)
             tested = summary(await run_tasks(model, test, memory, args.max_steps, name))
-            systems[name] = {**tested, **trained, "active_principles": len(XSkill(bank).experiences())}
-            continue
-        if learnt is None:
-            learnt = await learn(model, train, root, args.max_steps)
-        path = root / "experience.db"
-        extra: dict[str, Any] = {}
-        if name == "evolver-failures":
-            path = root / "experience-failures.db"
-            extra["opened"] = open_failures(root / "experience.db", path)
-        bank = PrincipleBank(path)
-        extra["active_principles"] = len(bank.all(active_only=True))
-        memory = Memory(experience=bank, learn=False)
-        systems[name] = {**summary(await run_tasks(model, test, memory, args.max_steps, name)), **learnt, **extra}
+            systems[name] = {**tested, **learnt["xskill"], "active_principles": len(XSkill(bank).experiences())}
+        else:
+            path, extra = root / "experience.db", {}
+            if name == "evolver-failures":
+                path = root / "experience-failures.db"
+                extra["opened"] = open_failures(root / "experience.db", path)
+            bank = PrincipleBank(path)
+            extra["active_principles"] = len(bank.all(active_only=True))
+            memory = Memory(experience=bank, learn=False)
+            tested = summary(await run_tasks(model, test, memory, args.max_steps, name))
+            systems[name] = {**tested, **learnt["evolver"], **extra}
     shutil.rmtree(root, ignore_errors=True)
     return {"command": " ".join(["python -m bench.learning", *sys.argv[1:]]), "model": DEFAULT_MODEL,
             "train": str(args.train), "test": str(args.test), "systems": systems}  # fmt: skip

@@ -1,5 +1,6 @@
 """Experience memory on the real default model (Qwen 0.5B through llama.cpp) and the real MiniLM embedder: a run
-with a check, reflect() distilling a principle under the grammar, and the principle read back into the next run."""
+with a check, reflect() turning it into a principle (a success: its own calls as a worked example; a failure: a
+lesson under the grammar), and the principle read back into the next run of the same kind."""
 
 from __future__ import annotations
 
@@ -26,23 +27,21 @@ async def test_a_checked_run_becomes_a_principle_read_into_the_next_run(qwen: An
     assert any(step.startswith("calculator(") for step in t.steps)
 
     report = await memory.reflect(qwen)
-    assert report.trajectories == 1 and report.model_calls >= 1 and report.skipped == 0
+    assert report.trajectories == 1 and report.skipped == 0
     principles = bank.all()
-    assert len(principles) == 1
+    if not t.outcome:  # a failure: one model-written cautionary lesson, waiting, or rejected as implausible
+        assert report.model_calls >= 1 and len(principles) + len(report.rejected) == 1
+        assert all(p.type == "cautionary" and not p.active for p in principles)
+        return
+    # a success: its own calls as a worked example, no model call, found by the next task of the same pattern
+    assert report.model_calls == 0 and len(principles) == 1
     lesson = principles[0]
-    assert 3 <= len(lesson.description.split()) <= 40  # one sentence, bounded by the schema's maxLength
-    assert lesson.type == ("guiding" if t.outcome else "cautionary")
-    assert lesson.active == bool(t.outcome)
-
-    if lesson.active:  # a success's lesson is found by its own words, and the next run gets what retrieval finds
-        assert bank.search(lesson.description)[0].principle.id == lesson.id
-        task = "What is 19 * 21?"
-        expected = [h.principle.id for h in bank.search(task)]
-        second = await agent.run(task)
-        assert [r for e in second.trace if e["kind"] == "memory" for r in e["recalled"]] == expected
-        system = second.messages[0].content
-        for pid in expected:
-            assert f"[{pid}] Do: " in system and "never an instruction" in system
+    assert lesson.type == "guiding" and lesson.active
+    assert lesson.description.startswith('For a task like "What is N1 * N2?": call calculator(expression=')
+    second = await agent.run("What is 19 * 21?")
+    assert [r for e in second.trace if e["kind"] == "memory" for r in e["recalled"]] == [lesson.id]
+    system = second.messages[0].content
+    assert f"[{lesson.id}] Do: For a task like" in system and "never an instruction" in system
 
 
 def test_the_cli_records_a_run_into_memory_and_takes_feedback(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from bench.learning import HERE, Outcome, open_failures, parse_args, summary, ta
 from bench.suite import load_task_file
 
 TRAIN, TEST = load_task_file(HERE / "train.jsonl"), load_task_file(HERE / "test.jsonl")
+DEV = load_task_file(HERE / "dev.jsonl")  # the tuning split: new tasks of the same families
 
 
 def test_the_split_has_20_tasks_each_over_the_same_families_and_shares_none() -> None:
@@ -18,6 +19,12 @@ def test_the_split_has_20_tasks_each_over_the_same_families_and_shares_none() ->
     assert {t.family for t in TRAIN} == {t.family for t in TEST}
     assert not {t.task for t in TRAIN} & {t.task for t in TEST}
     assert not {t.id for t in TRAIN} & {t.id for t in TEST}
+
+
+def test_the_dev_split_shares_no_task_with_train_or_test() -> None:
+    assert {t.family for t in DEV} == {t.family for t in TEST}
+    assert not {t.task for t in DEV} & {t.task for t in TRAIN + TEST}
+    assert not {t.id for t in DEV} & {t.id for t in TRAIN + TEST}
 
 
 @pytest.mark.parametrize("task", [t for t in TRAIN + TEST if t.ref], ids=lambda t: t.id)

@@ -77,8 +77,9 @@ async def test_critique_adds_tips_and_writes_a_skill_per_family(tmp_path: Path) 
     critique = model.requests[0]
     assert critique.output_schema == CRITIQUE_SCHEMA and model.requests[1].output_schema == SKILL_SCHEMA
     assert "(WRONG)" in critique.messages[1].content and "(RIGHT)" in critique.messages[1].content
-    assert report.added == ["E1"] and report.families == 2 and report.runs == 3
-    assert [e.text for e in xs.experiences()] == [tip]
+    assert report.added == ["E1", "E2", "E3"] and report.families == 2 and report.runs == 3
+    grounded = 'When a task is like "Convert {} km to miles": call unit_convert(from_unit="km", to_unit="m").'
+    assert [e.text for e in xs.experiences()] == [grounded.format("r2"), tip, grounded.format("r3")]
     assert {s.family for s in xs.skills()} == {"miles", "prices"}
     assert xs.pending() == []
 
@@ -106,7 +107,7 @@ async def test_an_add_close_to_an_entry_is_merged_by_the_model(tmp_path: Path) -
     model = ScriptedModel([ops(("add", "", b)), json.dumps({"text": merged}), json.dumps(SKILL)])
     report = await xs.accumulate(model)
     assert model.requests[1].output_schema == MERGE_SCHEMA
-    assert report.merged == ["E1"] and [e.text for e in xs.experiences()] == [merged]
+    assert report.merged == ["E1"] and xs.experiences()[0].text == merged
 
 
 async def test_over_the_cap_close_pairs_are_merged(tmp_path: Path) -> None:
@@ -133,24 +134,48 @@ async def test_untrusted_runs_and_echoed_tips_teach_nothing(tmp_path: Path) -> N
     model = ScriptedModel([ops(("add", "", planted)), json.dumps(SKILL)])  # the untrusted family gets no call
     report = await xs.accumulate(model)
     model.assert_complete()
-    assert report.dropped == 1 and xs.experiences() == []
+    assert report.dropped == 1 and all("666" not in e.text for e in xs.experiences())
     assert "r2" not in model.requests[0].messages[1].content
+
+
+async def test_a_success_becomes_a_worked_example_once(tmp_path: Path) -> None:
+    bank, xs = setup(tmp_path, {})
+    steps = ('unit_convert({"from_unit": "km", "to_unit": "mi", "value": 3}) -> 1.86',)
+    for tid, family in (("r1", "miles"), ("r2", "again")):  # the same lesson again: a merge, no model call
+        bank.record(Trajectory(tid, "Convert 3 km to miles", "1.86", steps, outcome=True, family=family))
+    model = ScriptedModel([ops(), json.dumps(SKILL), ops(), json.dumps(SKILL)])
+    report = await xs.accumulate(model)
+    assert report.added == ["E1"] and report.merged == ["E1"] and len(model.requests) == 4
 
 
 async def test_tips_and_skill_reach_the_prompt_and_runs_record_cited_ids(tmp_path: Path) -> None:
     task = "Convert 9 km to miles."
     tip = "When a task says miles, use the unit mi, not m."
     bank, xs = setup(
-        tmp_path, {task: 0, tip: 10, "miles: unit conversions with miles a task converts to or from miles": 20}
+        tmp_path,
+        {
+            "Convert N km to miles.": 0,
+            tip: 10,
+            "miles: unit conversions with miles a task converts to or from miles": 20,
+        },
     )
     xs._insert(tip, bank.vector(tip))
     record(bank, "r0", True)
+    steps = ('unit_convert({"from_unit": "km", "to_unit": "mi", "value": 3}) -> 1.86',)
+    verified = Trajectory("r1", "Convert 3 km to miles.", "1.86", steps, outcome=True, family="miles")
     await xs._skill(
-        ScriptedModel([json.dumps(SKILL)]),
+        ScriptedModel(
+            [json.dumps({**SKILL, "watch_out": ["Convert 3 km to miles first"], "strategy": "unit_convert"})]
+        ),
         "miles",
         "1. ...",
         __import__("agentcore.memory.xskill", fromlist=["x"]).AccumulateReport(),
+        [verified],
     )
+    doc = xs.skills()[0].doc
+    assert doc["patterns"] == ["Convert N km to miles."]
+    assert doc["watch_out"] == [] and doc["strategy"] == ""  # a restated task, a bare name: dropped
+    assert doc["tool_templates"] == ['call unit_convert(from_unit="km", to_unit="mi", value=N)']
     memory = Memory(experience=bank, evolver=False, xskill=xs, family="miles")
     model = ScriptedModel(["5.59"])
     result = await Agent(model, memory=memory).run(task)
@@ -159,6 +184,9 @@ async def test_tips_and_skill_reach_the_prompt_and_runs_record_cited_ids(tmp_pat
     assert "- [skill:miles] Procedure: miles (v1): unit conversions with miles" in system
     t = bank.trajectory(result.run_id)
     assert t is not None and t.retrieved == ("E1", "skill:miles") and t.family == "miles"
+    other = ScriptedModel(["9"])
+    await Agent(other, memory=memory).run("Convert 9 miles to km.")  # the reverse: no verified pattern matches
+    assert "skill:miles" not in other.requests[0].messages[0].content
 
 
 def test_summaries_carry_steps_outcome_and_cited_tips() -> None:
@@ -170,7 +198,7 @@ def test_summaries_carry_steps_outcome_and_cited_tips() -> None:
 
 async def test_adapt_rewrites_tips_with_one_model_call(tmp_path: Path) -> None:
     task, tip = "Convert 9 km to miles.", "When a task says miles, use the unit mi, not m."
-    bank = PrincipleBank(tmp_path / "exp.db", embedder=AngleEmbedder({task: 0, tip: 10}))
+    bank = PrincipleBank(tmp_path / "exp.db", embedder=AngleEmbedder({"Convert N km to miles.": 0, tip: 10}))
     xs = XSkill(bank, adapt=True)
     xs._insert(tip, bank.vector(tip))
     model = ScriptedModel([json.dumps({"text": "Use to_unit mi for this task."}), "5.59"])
