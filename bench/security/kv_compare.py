@@ -78,6 +78,7 @@ def run(
         user_task, injection_task = suite.user_tasks[task_id], suite.injection_tasks[injection]
         for defence, budget, plan_layout in ((*run.split(":"), "tools_first")[:3] for run in runs):
             env = suite.load_and_inject_default_environment({})
+            models[budget].reset_kv()  # each case starts cold: an earlier case's states would flatter later ones
             element = AgentcoreElement(models[budget], make_policies(defence, plan_layout=plan_layout), 10, 1800.0)
             outcome = run_case(suite, element, "description", user_task, injection_task)
             label = {"suite": "banking", "attack": "description", "defence": defence, "model": "default"}
