@@ -21,7 +21,8 @@ from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, T
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
-from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result
+from agentcore.grounding import placeholders, task_words
+from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result, with_tool_value
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
@@ -74,8 +75,10 @@ class Run:
     forced_once: bool = False
     unfinished_checked: bool = False
     sources_checked: bool = False
+    unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
     guess_checked: bool = False
     stale_checked: bool = False
+    placeholder_checked: bool = False
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"
@@ -130,7 +133,7 @@ class ToolTurn:
         signature = self.call.signature()
         if signature in run.seen_calls:
             return repeated(run, self.call, signature)
-        if stale_call(run, self.call):
+        if stale_call(run, self.call) or placeholder_call(run, self.call):
             return ModelTurn()
         decision = await run.deps.chain.before_tool(run.ctx, self.call)
         if isinstance(decision, Veto):
@@ -176,18 +179,29 @@ class FinalTurn:
             run.notice("final answer repeats a tool result while numbers of the task are unused", numbers=pending)
             run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result))
             return ModelTurn()
-        invented, latest = unsourced_numbers(run, self.content)
+        invented, latest, insisted = unsourced_numbers(run, self.content)
+        if invented and insisted:
+            # Sent back once already and the model insists on its own number: the tool's result wins.
+            content = with_tool_value(self.content, invented, latest)
+            if content != self.content:
+                run.notice("final answer kept a number no tool returned; replaced by the tool's result",
+                           numbers=invented, result=latest)
+            return accept(run, content)
         if invented:
             # Arithmetic done in the model's head after tool use: a 0.5B model gets it wrong. Once, require a tool.
-            run.forced = frozenset(spec.name for spec in run.specs)
+            run.forced, run.unsourced_sent = frozenset(spec.name for spec in run.specs), bool(latest)
             run.notice("final answer has numbers no tool returned; a tool call is required", numbers=invented)
             run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest))
             return ModelTurn()
-        try:
-            run.output = run.deps.parse_output(self.content)
-        except ModelRetry as exc:
-            return retry_output(run, "output", "The final answer", str(exc))
-        return Finish("completed", None)
+        return accept(run, self.content)
+
+
+def accept(run: Run, content: str) -> NextStep:
+    try:
+        run.output = run.deps.parse_output(content)
+    except ModelRetry as exc:
+        return retry_output(run, "output", "The final answer", str(exc))
+    return Finish("completed", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,25 +294,46 @@ def good_steps(run: Run) -> list[Step]:
     return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
 
 
-def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str]:
-    """(the answer's numbers that no tool returned, the latest result); checked once. Before any good call, an
-    answer with numbers to a task with numbers counts too (once more): it was worked out without the tools.
-    Typed outputs are not checked: a schema's numbers (a score, a count, an id) are often the model's to give."""
+def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
+    """(the answer's numbers that no tool returned, the latest result, whether this answer was sent back for
+    that already). Before any good call, an answer with numbers to a task with numbers counts too (once): it was
+    worked out without the tools. Typed outputs are not checked: a schema's numbers (a score, a count, an id) are
+    often the model's to give."""
     settings = run.deps.settings
-    if run.final_only or not settings.check_sources or not run.specs or settings.output_schema is not None:
-        return [], ""
+    if not settings.check_sources or not run.specs or settings.output_schema is not None:
+        return [], "", False
     done = good_steps(run)
     if not done:
-        if run.guess_checked:
-            return [], ""
+        if run.guess_checked or run.final_only:
+            return [], "", False
         run.guess_checked = True
-        return guessed(run.ctx.task, answer), ""
-    if run.sources_checked:
-        return [], ""
+        return guessed(run.ctx.task, answer), "", False
+    insisted = run.unsourced_sent
+    if not insisted and (run.sources_checked or run.final_only):
+        return [], "", False
     run.sources_checked = True
     calls = [step.call.arguments for step in done if step.call]
     results = [step.result or "" for step in done]
-    return unsourced(run.ctx.task, answer, results, calls), results[-1]
+    return unsourced(run.ctx.task, answer, results, calls), results[-1], insisted
+
+
+def placeholder_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call whose string argument is a word of the tool's own docs and not of the task
+    (`lookup(key="product")`): the notice names the task's words to use instead."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if run.placeholder_checked or spec is None or not run.deps.settings.check_sources:
+        return False
+    results = [s.result or "" for s in good_steps(run)]
+    copied = placeholders(call.arguments, spec.description, spec.parameters, run.ctx.task, results)
+    if not copied:
+        return False
+    run.placeholder_checked, run.forced = True, frozenset({call.name})
+    words = task_words(run.ctx.task, spec.description, spec.parameters)
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {' and '.join(copied)} is a word of the tool's description", True
+    run.notice("tool call argument copied from the tool's description; not run", call=call.signature(), values=copied)
+    run.messages.append(prompting.placeholder_notice(run.ctx.task, call, copied, words))
+    return True
 
 
 def stale_call(run: Run, call: ToolCall) -> bool:

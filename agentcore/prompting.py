@@ -35,6 +35,7 @@ from agentcore.messages import (
     ToolSpec,
 )
 from agentcore.steps import StepPlan
+from agentcore.phrasing import arithmetic_hints
 
 RESULT_CHARS = 600
 
@@ -207,13 +208,14 @@ FIRST_STEP = "This task has {n} steps. Step 1: {step}. Call a tool for it."
 def task_message(task: str, plan: StepPlan | None = None) -> Message:
     """The task; with a plan also its first step, so a small model does not start with the last one."""
     steps = plan.steps if plan is not None and plan.current is not None else ()
-    return render(TaskPart(task, steps))
+    return render(TaskPart(task, steps, tuple(arithmetic_hints(task))))
 
 
 def _task_text(part: TaskPart) -> str:
+    hints = f"\nIn numbers: {'; '.join(part.hints)}." if part.hints else ""
     if not part.steps:
-        return f"Task: {part.task}"
-    return f"Task: {part.task}\n{FIRST_STEP.format(n=len(part.steps), step=part.steps[0])}"
+        return f"Task: {part.task}{hints}"
+    return f"Task: {part.task}{hints}\n{FIRST_STEP.format(n=len(part.steps), step=part.steps[0])}"
 
 
 def assistant_turn(call: ToolCall | None, content: str | None, raw: str = "") -> Message:
@@ -309,6 +311,10 @@ def stale_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str)
     return render(NoticePart("stale", task, call=call, result=result, names=tuple(numbers)))
 
 
+def placeholder_notice(task: str, call: ToolCall, values: Sequence[str], words: Sequence[str]) -> Message:
+    return render(NoticePart("placeholder", task, call=call, names=tuple(values), message=", ".join(words)))
+
+
 def retry_message(task: str, what: str, message: str) -> Message:
     return render(NoticePart("retry", task, what=what, message=message))
 
@@ -331,7 +337,7 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unfinished", "unsourced", "stale"):
+    if part.notice in ("unfinished", "unsourced", "stale", "placeholder"):
         return _check_notice_text(part)
     if part.notice == "review":
         return (
@@ -355,6 +361,14 @@ def _check_notice_text(part: NoticePart) -> str:
         return (
             f"No tool returned {' or '.join(part.names)}: do not calculate in your head.{latest}\nTask: {task}\n"
             "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
+        )
+    if part.notice == "placeholder":
+        name = part.call.name if part.call else "the tool"
+        values = " and ".join(json.dumps(value, ensure_ascii=False) for value in part.names)
+        words = f", for example one of: {part.message}" if part.message else ""
+        return (
+            f"Not run: {values} is a word from the description of {name}, not a value from the task.\n"
+            f"Task: {task}\nCall {name} again with a value the task names{words}."
         )
     fixed = part.call or ToolCall("the tool", {})
     call = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)

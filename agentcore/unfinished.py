@@ -121,6 +121,16 @@ def with_result(arguments: Any, numbers: Sequence[str], result: str) -> Any:
     return arguments
 
 
+def with_tool_value(answer: str, invented: Sequence[str], result: str) -> str:
+    """The answer with its one invented number written as the tool's numeric result (123456 / 64: the tool said
+    1929, the model answered 2222 twice); unchanged unless both are a single plain number."""
+    value = result.strip()
+    if len(invented) != 1 or not _NUMBER.fullmatch(value):
+        return answer
+    text = _THOUSANDS.sub("", answer)
+    return _NUMBER.sub(lambda m: value if m.group() == invented[0] else m.group(), text)
+
+
 def _plain(number: float) -> str:
     return str(int(number)) if number == int(number) else str(number)
 

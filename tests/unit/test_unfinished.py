@@ -8,7 +8,15 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, unused_numbers, with_result
+from agentcore.unfinished import (
+    guessed,
+    premature,
+    stale_inputs,
+    unsourced,
+    unused_numbers,
+    with_result,
+    with_tool_value,
+)
 
 
 @tool
@@ -100,10 +108,24 @@ async def test_a_number_no_tool_returned_goes_back_once_with_a_tool_required() -
     assert any(e["kind"] == "notice" and e.get("numbers") == ["2700"] for e in result.trace)
 
 
-async def test_an_unsourced_answer_is_sent_back_only_once() -> None:
-    model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "2699"])
+async def test_an_unsourced_answer_is_sent_back_once_then_the_tools_number_replaces_the_models() -> None:
+    # 123456 / 64: the tool said 1929, the model answered 2222 twice. The tool wins the second time.
+    model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "It is 2699."])
     result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
-    assert result.output == "2699" and len(model.requests) == 4
+    assert result.output == "It is 45." and len(model.requests) == 4
+    assert any(e["kind"] == "notice" and e.get("result") == "45" for e in result.trace)
+
+
+async def test_a_second_unsourced_answer_with_two_invented_numbers_is_kept() -> None:
+    model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "2699 or 2698"])
+    result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
+    assert result.output == "2699 or 2698" and len(model.requests) == 4
+
+
+def test_with_tool_value() -> None:
+    assert with_tool_value("2222", ["2222"], "1929") == "1929"
+    assert with_tool_value("The answer is 2,222 in 2 parts.", ["2222"], "1929") == "The answer is 1929 in 2 parts."
+    assert with_tool_value("2222", ["2222"], "Lisbon") == "2222"  # a result that is no number
 
 
 async def test_answers_without_tool_use_are_not_checked_for_sources() -> None:

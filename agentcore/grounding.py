@@ -1,0 +1,94 @@
+"""Is a call's argument a placeholder copied from the tool's own description, rather than a value of the task?
+
+Measured on Qwen2.5-Coder-0.5B (compose dev): asked "What do 3 monitors and 2 keyboards cost?" with a lookup tool
+documented as "prices (product -> price in dollars)", the model called `lookup(key="product")`, then gave up on
+the lookup. The word came from the documentation, which names the kind of value, not a value. A string argument
+that is a word of the tool's description or schema and appears in neither the task nor an earlier result is such
+a placeholder: the call is held back once and the task's own words are named instead. Enum values are the
+schema's to give and are never flagged; a value the task also writes is the user's, whatever the docs say.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+_WORD = re.compile(r"[a-z][a-z'-]*")
+# Function words are never candidates for a value: a short general list, not the benchmark's vocabulary.
+_FUNCTION_WORDS = frozenset(
+    "a about after all also an and any are as at be been before being but by can could did do does each for from "
+    "had has have how i if in into is it its itself me more most much my no not of off on once only or other our "
+    "out over per same she should so some such than that the their them then there these they this those through "
+    "to too under until up very was we were what when where which while who whom why will with would you your "
+    "look find get give tell show calculate compute use many".split()
+)
+MAX_CANDIDATES = 8
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _mentions(text: str, value: str) -> bool:
+    """`value` written in `text` as whole words, a plural "s" allowed either way."""
+    words = " ".join(_words(value))
+    if not words:
+        return True
+    stem = re.escape(words.removesuffix("s"))
+    return re.search(rf"(?<![a-z]){stem}s?(?![a-z])", " ".join(_words(text))) is not None
+
+
+def _enum_values(schema: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key in ("enum", "const"):
+                values = value if isinstance(value, list) else [value]
+                found |= {str(v).lower() for v in values}
+            else:
+                found |= _enum_values(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            found |= _enum_values(item)
+    return found
+
+
+def _strings(arguments: Any) -> Iterable[str]:
+    if isinstance(arguments, str):
+        yield arguments
+    elif isinstance(arguments, dict):
+        for value in arguments.values():
+            yield from _strings(value)
+    elif isinstance(arguments, list):
+        for value in arguments:
+            yield from _strings(value)
+
+
+def placeholders(
+    arguments: Any, description: str, parameters: dict[str, Any], task: str, results: Sequence[str] = ()
+) -> list[str]:
+    """The call's string values that are words of the tool's description or schema (`key="product"`) and that
+    neither the task nor an earlier result contains."""
+    docs = f"{description} {json.dumps(parameters)}"
+    enums = _enum_values(parameters)
+    found = []
+    for value in _strings(arguments):
+        plain = " ".join(_words(value))
+        if not plain or plain in enums or not _mentions(docs, value):
+            continue
+        if _mentions(task, value) or any(_mentions(result, value) for result in results):
+            continue
+        found.append(value)
+    return list(dict.fromkeys(found))
+
+
+def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[str]:
+    """The task's own content words that the tool's docs do not use: the candidates for a value."""
+    quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"", task)
+    if quoted:  # quoted material is a value as written
+        return [a or b for a, b in quoted][:MAX_CANDIDATES]
+    docs = set(_words(f"{description} {json.dumps(parameters)}"))
+    words = [w for w in _words(task) if len(w) > 2 and w not in _FUNCTION_WORDS and w not in docs]
+    return list(dict.fromkeys(words))[:MAX_CANDIDATES]
