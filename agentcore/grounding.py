@@ -22,7 +22,7 @@ _FUNCTION_WORDS = frozenset(
     "had has have how i if in into is it its itself me more most much my no not of off on once only or other our "
     "out over per same she should so some such than that the their them then there these they this those through "
     "to too under until up very was we were what when where which while who whom why will with would you your "
-    "look find get give tell show calculate compute use many".split()
+    "look find get give tell show calculate compute use many cost costs weigh weighs pay take".split()
 )
 MAX_CANDIDATES = 8
 
@@ -85,10 +85,27 @@ def placeholders(
 
 
 def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[str]:
-    """The task's own content words that the tool's docs do not use: the candidates for a value."""
+    """The task's own content words that the tool's docs do not use, adjacent ones kept together ("desk lamp"):
+    the candidates for a value."""
     quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"", task)
     if quoted:  # quoted material is a value as written
         return [a or b for a, b in quoted][:MAX_CANDIDATES]
     docs = set(_words(f"{description} {json.dumps(parameters)}"))
-    words = [w for w in _words(task) if len(w) > 2 and w not in _FUNCTION_WORDS and w not in docs]
-    return list(dict.fromkeys(words))[:MAX_CANDIDATES]
+    runs: list[list[str]] = [[]]
+    for token in re.findall(r"[a-z][a-z'-]*|\S", task.lower()):
+        if len(token) > 2 and token not in _FUNCTION_WORDS and token not in docs:
+            runs[-1].append(token)
+        elif runs[-1]:
+            runs.append([])
+    return list(dict.fromkeys(" ".join(run) for run in runs if run))[:MAX_CANDIDATES]
+
+
+def with_value(arguments: Any, copied: Sequence[str], value: str) -> Any:
+    """The arguments with each copied string replaced by `value` (the notice's example call)."""
+    if isinstance(arguments, str):
+        return value if arguments in copied else arguments
+    if isinstance(arguments, dict):
+        return {key: with_value(item, copied, value) for key, item in arguments.items()}
+    if isinstance(arguments, list):
+        return [with_value(item, copied, value) for item in arguments]
+    return arguments

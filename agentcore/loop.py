@@ -21,7 +21,7 @@ from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, T
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
-from agentcore.grounding import placeholders, task_words
+from agentcore.grounding import placeholders, task_words, with_value
 from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result, with_tool_value
 
 if TYPE_CHECKING:
@@ -332,7 +332,8 @@ def placeholder_call(run: Run, call: ToolCall) -> bool:
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {' and '.join(copied)} is a word of the tool's description", True
     run.notice("tool call argument copied from the tool's description; not run", call=call.signature(), values=copied)
-    run.messages.append(prompting.placeholder_notice(run.ctx.task, call, copied, words))
+    fixed = ToolCall(call.name, with_value(call.arguments, copied, words[0])) if words else call
+    run.messages.append(prompting.placeholder_notice(run.ctx.task, fixed, copied, words))
     return True
 
 

@@ -312,6 +312,8 @@ def stale_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str)
 
 
 def placeholder_notice(task: str, call: ToolCall, values: Sequence[str], words: Sequence[str]) -> Message:
+    """`call` is the held-back call with the first of the task's `words` in place of the copied `values`: a small
+    model given only the words called with the copied one again (and a written-out call fixed the stale check)."""
     return render(NoticePart("placeholder", task, call=call, names=tuple(values), message=", ".join(words)))
 
 
@@ -363,12 +365,13 @@ def _check_notice_text(part: NoticePart) -> str:
             "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
         )
     if part.notice == "placeholder":
-        name = part.call.name if part.call else "the tool"
+        fixed = part.call or ToolCall("the tool", {})
         values = " and ".join(json.dumps(value, ensure_ascii=False) for value in part.names)
-        words = f", for example one of: {part.message}" if part.message else ""
+        example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+        words = f" ({part.message})" if part.message else ""
         return (
-            f"Not run: {values} is a word from the description of {name}, not a value from the task.\n"
-            f"Task: {task}\nCall {name} again with a value the task names{words}."
+            f"Not run: {values} is a word from the description of {fixed.name}, not a value from the task.\n"
+            f"Task: {task}\nCall {fixed.name} again with a value the task names{words}, for example: {example}"
         )
     fixed = part.call or ToolCall("the tool", {})
     call = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)

@@ -19,10 +19,8 @@ from agentcore.phrasing import arithmetic_hints
                 "(the number of days between 2023-06-15 and 2024-06-15) - 250"
             ],
         ),
-        ("What is that price plus half of it?", ['"half of it" means it / 2']),
-        ("Add 15% of that price to it.", ['"15% of that price" means (that price) * 15 / 100']),
+        ("What is that price plus half of it?", []),  # order-preserving phrases get no hint (see the module)
         ("What is 5 less than the price of a desk?", ['"5 less than the price of a desk" means (the price of a desk) - 5']),
-        ("Take twice the price of a chair, then add 3.", ['"twice the price of a chair" means 2 * (the price of a chair)']),
         ("Look up the price of a tablet and multiply it by 4.", []),  # already in expression order
         ("What do 3 monitors and 2 keyboards cost?", []),
     ],
