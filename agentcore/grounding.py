@@ -15,14 +15,18 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from agentcore.steps import STEP_VERBS
+
 _WORD = re.compile(r"[a-z][a-z'-]*")
+_NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")  # a value made of words only: no expression, date or number
 # Function words are never candidates for a value: a short general list, not the benchmark's vocabulary.
 _FUNCTION_WORDS = frozenset(
     "a about after all also an and any are as at be been before being but by can could did do does each for from "
     "had has have how i if in into is it its itself me more most much my no not of off on once only or other our "
     "out over per same she should so some such than that the their them then there these they this those through "
     "to too under until up very was we were what when where which while who whom why will with would you your "
-    "look find get give tell show calculate compute use many cost costs weigh weighs pay take".split()
+    "look find get give tell show calculate compute use many cost costs weigh weighs pay take among between across "
+    "during without within against".split()
 )
 MAX_CANDIDATES = 8
 
@@ -31,7 +35,7 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def _mentions(text: str, value: str) -> bool:
+def mentions(text: str, value: str) -> bool:
     """`value` written in `text` as whole words, a plural "s" allowed either way."""
     words = " ".join(_words(value))
     if not words:
@@ -76,9 +80,9 @@ def placeholders(
     found = []
     for value in _strings(arguments):
         plain = " ".join(_words(value))
-        if not plain or plain in enums or not _mentions(docs, value):
+        if not _NAME.fullmatch(value.strip()) or plain in enums or not mentions(docs, value):
             continue
-        if _mentions(task, value) or any(_mentions(result, value) for result in results):
+        if mentions(task, value) or any(mentions(result, value) for result in results):
             continue
         found.append(value)
     return list(dict.fromkeys(found))
@@ -93,11 +97,16 @@ def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[
     docs = set(_words(f"{description} {json.dumps(parameters)}"))
     runs: list[list[str]] = [[]]
     for token in re.findall(r"[a-z][a-z'-]*|\S", task.lower()):
-        if len(token) > 2 and token not in _FUNCTION_WORDS and token not in docs:
+        if len(token) > 2 and token not in _FUNCTION_WORDS and token not in docs and not _is_verb(token):
             runs[-1].append(token)
         elif runs[-1]:
             runs.append([])
     return list(dict.fromkeys(" ".join(run) for run in runs if run))[:MAX_CANDIDATES]
+
+
+def _is_verb(word: str) -> bool:
+    """An instruction verb in any common form ("divide", "divided", "adds"): an operation, never a value."""
+    return any(stem in STEP_VERBS for stem in (word, word[:-1], word[:-2], word.removesuffix("ing")))
 
 
 def with_value(arguments: Any, copied: Sequence[str], value: str) -> Any:
@@ -109,3 +118,28 @@ def with_value(arguments: Any, copied: Sequence[str], value: str) -> Any:
     if isinstance(arguments, list):
         return [with_value(item, copied, value) for item in arguments]
     return arguments
+
+
+_ARTICLES = frozenset({"a", "an", "the", "some", "each", "every"})
+
+
+def _lead(task: str, phrase: str) -> str | None:
+    """The word before `phrase` in the task, articles skipped; any number reads as "#"."""
+    tokens = re.findall(r"\d+(?:\.\d+)?|[a-z][a-z'-]*", task.lower())
+    head = phrase.split()
+    for index in range(len(tokens) - len(head) + 1):
+        if tokens[index : index + len(head)] == head:
+            before = [t for t in tokens[:index] if t not in _ARTICLES]
+            if not before:
+                return None
+            return "#" if before[-1][0].isdigit() else before[-1]
+    return None
+
+
+def parallel_unused(task: str, words: Sequence[str], used: str) -> list[str]:
+    """The task's candidate `words` that no call used, when they stand where a used one stands ("3 monitors and
+    2 keyboards": both after a number; "the price of a desk lamp ... the price of a usb cable": both after "of").
+    A coordinated list names values of one kind; a word elsewhere in the task ("among 3 friends") is not one."""
+    done = [w for w in words if mentions(used, w)]
+    leads = {_lead(task, w) for w in done} - {None}
+    return [w for w in words if w not in done and _lead(task, w) in leads]

@@ -8,6 +8,7 @@ and sync tools run in threads.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, T
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
-from agentcore.grounding import placeholders, task_words, with_value
+from agentcore.grounding import parallel_unused, placeholders, task_words, with_value
 from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result, with_tool_value
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class Run:
     repeats: int = 0
     forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
     forced_once: bool = False
-    unfinished_checked: bool = False
+    unfinished_results: list[str] = field(default_factory=list)  # results an answer repeated; checked twice
     sources_checked: bool = False
     unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
     guess_checked: bool = False
@@ -177,7 +178,8 @@ class FinalTurn:
             # A chain stopped after a step: the answer is that step's result and some number of the task is unused.
             run.forced = frozenset(spec.name for spec in run.specs)
             run.notice("final answer repeats a tool result while numbers of the task are unused", numbers=pending)
-            run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result))
+            unnamed = unused_words(run)
+            run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed))
             return ModelTurn()
         invented, latest, insisted = unsourced_numbers(run, self.content)
         if invented and insisted:
@@ -276,18 +278,33 @@ def unused_named_tools(run: Run) -> list[str]:
 
 
 def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], str]:
-    """(the task's unused numbers, the last result) when the answer only repeats that result; checked once."""
-    if run.unfinished_checked or run.final_only or not run.deps.settings.check_unfinished:
+    """(the task's unused numbers, the last result) when the answer only repeats that result. Checked once, and
+    once more after a new result while the task names a value no call used (each item of "3 monitors and
+    2 keyboards" is a lookup of its own)."""
+    checked = run.unfinished_results
+    if len(checked) >= 2 or run.final_only or not run.deps.settings.check_unfinished:
         return [], ""
-    done = [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
+    done = good_steps(run)
     if not done:
         return [], ""
-    run.unfinished_checked = True
     result = done[-1].result or ""
+    if checked and (result in checked or not unused_words(run)):
+        return [], ""
+    checked.append(result)
     # The model's own calls as well as what ran: a policy may have rewritten a number the model did use.
     proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [*proposed, *(step.call.arguments for step in done if step.call)]
     return premature(run.ctx.task, answer, result, used), result
+
+
+def unused_words(run: Run) -> list[str]:
+    """The task's own content words (not the tools' docs, not an instruction verb) that no call or result has,
+    standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards."""
+    docs = " ".join(f"{spec.description} {' '.join(spec.parameters.get('properties', {}))}" for spec in run.specs)
+    used = " ".join(
+        f"{json.dumps(s.call.arguments, ensure_ascii=False)} {s.result or ''}" for s in good_steps(run) if s.call
+    )
+    return parallel_unused(run.ctx.task, task_words(run.ctx.task, docs, {}), used)
 
 
 def good_steps(run: Run) -> list[Step]:

@@ -299,8 +299,9 @@ def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
     return render(NoticePart("missing_tool", task, names=tuple(names)))
 
 
-def unfinished_notice(task: str, numbers: Sequence[str], result: str) -> Message:
-    return render(NoticePart("unfinished", task, result=result, names=tuple(numbers)))
+def unfinished_notice(task: str, numbers: Sequence[str], result: str, words: Sequence[str] = ()) -> Message:
+    """`words`: the task's own words that no call used yet ("keyboards" after a lookup of monitors)."""
+    return render(NoticePart("unfinished", task, result=result, names=tuple(numbers), message=", ".join(words)))
 
 
 def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
@@ -354,6 +355,12 @@ def _check_notice_text(part: NoticePart) -> str:
     that took an earlier input instead of its result."""
     task, numbers = part.task, " and ".join(part.names)
     if part.notice == "unfinished":
+        if part.message:  # a value the task names is still to fetch: that is the next step
+            return (
+                f"Not done yet: {clip(part.result)} is only the result of the last step; the task still uses "
+                f"{numbers} and names {part.message}, which no call has used.\nTask: {task}\n"
+                f"Call a tool for {part.message} next."
+            )
         return (
             f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "
             f"{numbers}.\nTask: {task}\nCall a tool for the next step with {clip(part.result)} and {numbers}."
