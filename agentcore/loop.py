@@ -75,6 +75,7 @@ class Run:
     forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
     forced_once: bool = False
     unfinished_results: list[str] = field(default_factory=list)  # results an answer repeated; checked twice
+    unfinished_named: bool = False  # an unfinished notice named task values no call used: one more check allowed
     sources_checked: bool = False
     unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
     guess_checked: bool = False
@@ -134,7 +135,7 @@ class ToolTurn:
         signature = self.call.signature()
         if signature in run.seen_calls:
             return repeated(run, self.call, signature)
-        if stale_call(run, self.call) or placeholder_call(run, self.call):
+        if stale_call(run, self.call):
             return ModelTurn()
         decision = await run.deps.chain.before_tool(run.ctx, self.call)
         if isinstance(decision, Veto):
@@ -155,6 +156,8 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
         run.plan.advance(result)
     run.tool_retries.pop(call.name, None)  # retry limits count consecutive failures
     await run.deps.chain.after_tool(run.ctx, call, result, error)
+    if error and placeholder_call(run, call, result):
+        return ModelTurn()
     run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan))
     return ModelTurn()
 
@@ -179,6 +182,7 @@ class FinalTurn:
             run.forced = frozenset(spec.name for spec in run.specs)
             run.notice("final answer repeats a tool result while numbers of the task are unused", numbers=pending)
             unnamed = unused_words(run)
+            run.unfinished_named = run.unfinished_named or bool(unnamed)
             run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed))
             return ModelTurn()
         invented, latest, insisted = unsourced_numbers(run, self.content)
@@ -279,8 +283,8 @@ def unused_named_tools(run: Run) -> list[str]:
 
 def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], str]:
     """(the task's unused numbers, the last result) when the answer only repeats that result. Checked once, and
-    once more after a new result while the task names a value no call used (each item of "3 monitors and
-    2 keyboards" is a lookup of its own)."""
+    once more after a new result when the first notice named values no call had used (each item of "3 monitors
+    and 2 keyboards" is a lookup of its own, and the sum is one more step)."""
     checked = run.unfinished_results
     if len(checked) >= 2 or run.final_only or not run.deps.settings.check_unfinished:
         return [], ""
@@ -288,7 +292,7 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], str]:
     if not done:
         return [], ""
     result = done[-1].result or ""
-    if checked and (result in checked or not unused_words(run)):
+    if checked and (result in checked or not run.unfinished_named):
         return [], ""
     checked.append(result)
     # The model's own calls as well as what ran: a policy may have rewritten a number the model did use.
@@ -334,9 +338,10 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
     return unsourced(run.ctx.task, answer, results, calls), results[-1], insisted
 
 
-def placeholder_call(run: Run, call: ToolCall) -> bool:
-    """Hold back, once, a call whose string argument is a word of the tool's own docs and not of the task
-    (`lookup(key="product")`): the notice names the task's words to use instead."""
+def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
+    """Once, a failed call whose string argument is a word of the tool's own docs and not of the task
+    (`lookup(key="product")`) gets, instead of the plain error, a notice naming the task's words to use and the
+    call written out with the first. Only failed calls: docs often list the valid values themselves."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if run.placeholder_checked or spec is None or not run.deps.settings.check_sources:
         return False
@@ -346,11 +351,9 @@ def placeholder_call(run: Run, call: ToolCall) -> bool:
         return False
     run.placeholder_checked, run.forced = True, frozenset({call.name})
     words = task_words(run.ctx.task, spec.description, spec.parameters)
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {' and '.join(copied)} is a word of the tool's description", True
-    run.notice("tool call argument copied from the tool's description; not run", call=call.signature(), values=copied)
+    run.notice("tool call argument copied from the tool's description", call=call.signature(), values=copied)
     fixed = ToolCall(call.name, with_value(call.arguments, copied, words[0])) if words else call
-    run.messages.append(prompting.placeholder_notice(run.ctx.task, fixed, copied, words))
+    run.messages.append(prompting.placeholder_notice(run.ctx.task, fixed, copied, words, error))
     return True
 
 

@@ -127,7 +127,7 @@ class NoticePart:
     unsourced answer (`names`: its numbers that no tool returned; `result`: the latest tool result), or a stale
     call (it took `names` from an earlier call's input instead of that call's `result`; `call` is the call with
     the result written in), or a placeholder call (`names`: values copied from the tool's docs; `message`: the
-    task's words to use instead)."""
+    task's words to use instead; `result`: the error it got; `call`: the call written with the first word)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -312,10 +312,14 @@ def stale_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str)
     return render(NoticePart("stale", task, call=call, result=result, names=tuple(numbers)))
 
 
-def placeholder_notice(task: str, call: ToolCall, values: Sequence[str], words: Sequence[str]) -> Message:
+def placeholder_notice(
+    task: str, call: ToolCall, values: Sequence[str], words: Sequence[str], error: str = ""
+) -> Message:
     """`call` is the held-back call with the first of the task's `words` in place of the copied `values`: a small
     model given only the words called with the copied one again (and a written-out call fixed the stale check)."""
-    return render(NoticePart("placeholder", task, call=call, names=tuple(values), message=", ".join(words)))
+    return render(
+        NoticePart("placeholder", task, call=call, names=tuple(values), message=", ".join(words), result=error)
+    )
 
 
 def retry_message(task: str, what: str, message: str) -> Message:
@@ -376,8 +380,9 @@ def _check_notice_text(part: NoticePart) -> str:
         values = " and ".join(json.dumps(value, ensure_ascii=False) for value in part.names)
         example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
         words = f" ({part.message})" if part.message else ""
+        failed = f"Error from {fixed.name}: {clip(part.result, 200)}\n" if part.result else ""
         return (
-            f"Not run: {values} is a word from the description of {fixed.name}, not a value from the task.\n"
+            f"{failed}{values} is a word from the description of {fixed.name}, not a value from the task.\n"
             f"Task: {task}\nCall {fixed.name} again with a value the task names{words}, for example: {example}"
         )
     fixed = part.call or ToolCall("the tool", {})

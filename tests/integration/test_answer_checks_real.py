@@ -39,3 +39,35 @@ async def test_an_answer_worked_out_in_the_head_goes_back_for_a_tool(qwen: Llama
     notices = [e for e in result.trace if e["kind"] == "notice" and "no tool returned" in e["message"]]
     assert notices, "the first answer had no tool behind it and was not sent back"
     assert any(step.call is not None for step in result.steps)
+
+
+TABLE = {"desk lamp": 32.4, "desk": 310.0, "monitor": 215.0}
+
+
+def lookup(table: str, key: str) -> str:
+    """Look up a key in a table: prices (product -> price in dollars).
+
+    Args:
+        table: prices.
+        key: The product name.
+    """
+    name = " ".join(key.lower().split()).removesuffix("s")
+    if table != "prices" or name not in TABLE:
+        raise ValueError(f"no {key!r} in {table}; keys: {', '.join(TABLE)}")
+    return str(TABLE[name])
+
+
+async def test_a_key_copied_from_the_tool_description_goes_back_with_the_task_word(qwen: LlamaCppModel) -> None:
+    """This model called lookup(key="product"), the word of the docs; held back, it looks up the desk lamp."""
+    agent: Agent[None, str] = Agent(qwen, tools=[lookup])
+    result = await agent.run("How much does a desk lamp cost, in dollars?")
+    held = [e for e in result.trace if e["kind"] == "notice" and "description" in e["message"]]
+    assert held and held[0]["values"] == ["product"]
+    assert "32.4" in str(result.output)
+
+
+async def test_the_tool_result_wins_over_an_answer_the_model_insists_on(qwen: LlamaCppModel) -> None:
+    """The calculator said 1929; this model answered 2222, and again after the notice."""
+    agent: Agent[None, str] = Agent(qwen, tools=[builtin_toolset(["calculator"])])
+    result = await agent.run("What is 123456 / 64?")
+    assert "1929" in str(result.output) and "2222" not in str(result.output)

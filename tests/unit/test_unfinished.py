@@ -228,3 +228,28 @@ async def test_typed_outputs_are_not_checked_for_sources() -> None:
     model = ScriptedModel([call("lookup", key="laptop"), "7"])
     result = await Rated(model, tools=[lookup], output_type=int).run("Rate the laptop price of 899 from 1 to 10.")
     assert result.output == 7 and len(model.requests) == 2
+
+
+async def test_an_unfinished_notice_names_the_items_not_looked_up_and_may_fire_once_more() -> None:
+    model = ScriptedModel(
+        [
+            call("lookup", key="laptop"),
+            "899",  # only the first item: the notice names chairs
+            call("lookup", key="chair"),
+            "45",  # only the second item: one more notice
+            call("calculator", expression="899*3"),
+            "2697",
+        ]
+    )
+    await Agent(model, tools=[lookup, calculator]).run("What do 3 laptops and 2 chairs cost?")
+    first, second = model.requests[2].messages[-1].content, model.requests[4].messages[-1].content
+    assert first.startswith("Not done yet: 899 is only the result of the last step; the task still uses 3 and 2")
+    assert "names chairs, which no call has used" in first and first.endswith("Call a tool for chairs next.")
+    assert second.startswith("Not done yet: 45 is only the result of the last step, and the task still uses 3 and 2")
+    assert len(model.requests) == 6
+
+
+async def test_without_named_items_the_unfinished_check_fires_once() -> None:
+    model = ScriptedModel([call("lookup", key="laptop"), "899", call("lookup", key="chair"), "45"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What is the laptop price times 3 among 2 friends?")
+    assert result.output == "45" and len(model.requests) == 4
