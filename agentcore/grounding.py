@@ -20,14 +20,15 @@ from agentcore.steps import STEP_VERBS
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")  # a value made of words only: no expression, date or number
 # Function words are never candidates for a value: a short general list, not the benchmark's vocabulary.
-_FUNCTION_WORDS = frozenset(
-    "a about after all also an and any are as at be been before being but by can could did do does each for from "
-    "had has have how i if in into is it its itself me more most much my no not of off on once only or other our "
-    "out over per same she should so some such than that the their them then there these they this those through "
-    "to too under until up very was we were what when where which while who whom why will with would you your "
-    "look find get give tell show calculate compute use many cost costs weigh weighs pay take among between across "
-    "during without within against".split()
+_FUNCTION_TEXT = (
+    "a about after all also an and any are as at be been before being but by can could did do does each "
+    "for from had has have how i if in into is it its itself me more most much my no not of off on once "
+    "only or other our out over per same she should so some such than that the their them then there "
+    "these they this those through to too under until up very was we were what when where which while who "
+    "whom why will with would you your look find get give tell show calculate compute use many cost costs "
+    "weigh weighs pay take among between across during without within against"
 )
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 MAX_CANDIDATES = 8
 
 

@@ -18,11 +18,11 @@ from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted, no_sink
+from agentcore.grounding import parallel_unused, placeholders, task_words, with_value
 from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
-from agentcore.grounding import parallel_unused, placeholders, task_words, with_value
 from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result, with_tool_value
 
 if TYPE_CHECKING:
@@ -190,8 +190,11 @@ class FinalTurn:
             # Sent back once already and the model insists on its own number: the tool's result wins.
             content = with_tool_value(self.content, invented, latest)
             if content != self.content:
-                run.notice("final answer kept a number no tool returned; replaced by the tool's result",
-                           numbers=invented, result=latest)
+                run.notice(
+                    "final answer kept a number no tool returned; replaced by the tool's result",
+                    numbers=invented,
+                    result=latest,
+                )
             return accept(run, content)
         if invented:
             # Arithmetic done in the model's head after tool use: a 0.5B model gets it wrong. Once, require a tool.

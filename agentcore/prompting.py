@@ -34,8 +34,8 @@ from agentcore.messages import (
     ToolCall,
     ToolSpec,
 )
-from agentcore.steps import StepPlan
 from agentcore.phrasing import arithmetic_hints
+from agentcore.steps import StepPlan
 
 RESULT_CHARS = 600
 

@@ -20,7 +20,10 @@ from agentcore.phrasing import arithmetic_hints
             ],
         ),
         ("What is that price plus half of it?", []),  # order-preserving phrases get no hint (see the module)
-        ("What is 5 less than the price of a desk?", ['"5 less than the price of a desk" means (the price of a desk) - 5']),
+        (
+            "What is 5 less than the price of a desk?",
+            ['"5 less than the price of a desk" means (the price of a desk) - 5'],
+        ),
         ("Look up the price of a tablet and multiply it by 4.", []),  # already in expression order
         ("What do 3 monitors and 2 keyboards cost?", []),
     ],
@@ -30,5 +33,8 @@ def test_arithmetic_hints(task: str, hints: list[str]) -> None:
 
 
 def test_the_task_message_spells_out_the_phrases() -> None:
-    assert prompting.task_message("Subtract 3 from 10.").content == 'Task: Subtract 3 from 10.\nIn numbers: "Subtract 3 from 10" means 10 - 3.'
+    assert (
+        prompting.task_message("Subtract 3 from 10.").content
+        == 'Task: Subtract 3 from 10.\nIn numbers: "Subtract 3 from 10" means 10 - 3.'
+    )
     assert prompting.task_message("What is 3 * 4?").content == "Task: What is 3 * 4?"
