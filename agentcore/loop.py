@@ -23,7 +23,16 @@ from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, T
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
-from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result, with_tool_value
+from agentcore.unfinished import (
+    guessed,
+    open_results,
+    premature,
+    repeats_result,
+    stale_inputs,
+    unsourced,
+    with_result,
+    with_tool_value,
+)
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
@@ -176,14 +185,19 @@ class FinalTurn:
             run.notice("final answer before using a tool the task names; that tool is required next", tools=missing)
             run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
             return ModelTurn()
-        pending, result = unfinished_numbers(run, self.content)
-        if pending:
-            # A chain stopped after a step: the answer is that step's result and some number of the task is unused.
+        pending, unnamed, result = unfinished_numbers(run, self.content)
+        if pending or unnamed:
+            # A chain stopped after a step: the answer is that step's result while some number of the task, or
+            # an item it lists beside one already looked up, went into no call.
             run.forced = frozenset(spec.name for spec in run.specs)
-            run.notice("final answer repeats a tool result while numbers of the task are unused", numbers=pending)
-            unnamed = unused_words(run)
+            run.notice(
+                "final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed
+            )
             run.unfinished_named = run.unfinished_named or bool(unnamed)
-            run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed))
+            steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+            waiting = open_results(steps)
+            waiting = waiting if len(waiting) > 1 else []
+            run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed, waiting))
             return ModelTurn()
         invented, latest, insisted = unsourced_numbers(run, self.content)
         if invented and insisted:
@@ -284,24 +298,26 @@ def unused_named_tools(run: Run) -> list[str]:
     return [name for name in prompting.named_tools(run.ctx.task, run.specs) if name not in called]
 
 
-def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], str]:
-    """(the task's unused numbers, the last result) when the answer only repeats that result. Checked once, and
-    once more after a new result when the first notice named values no call had used (each item of "3 monitors
-    and 2 keyboards" is a lookup of its own, and the sum is one more step)."""
+def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str]:
+    """(the task's unused numbers, the items it lists that no call used, the last result) when the answer only
+    repeats that result. Checked once, and once more after a new result when the first notice named items (each
+    item of "3 monitors and 2 keyboards" is a lookup of its own, and the sum is one more step)."""
     checked = run.unfinished_results
     if len(checked) >= 2 or run.final_only or not run.deps.settings.check_unfinished:
-        return [], ""
+        return [], [], ""
     done = good_steps(run)
     if not done:
-        return [], ""
+        return [], [], ""
     result = done[-1].result or ""
     if checked and (result in checked or not run.unfinished_named):
-        return [], ""
+        return [], [], ""
     checked.append(result)
     # The model's own calls as well as what ran: a policy may have rewritten a number the model did use.
     proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [*proposed, *(step.call.arguments for step in done if step.call)]
-    return premature(run.ctx.task, answer, result, used), result
+    if not repeats_result(run.ctx.task, answer, result):
+        return [], [], result
+    return premature(run.ctx.task, answer, result, used), unused_words(run), result
 
 
 def unused_words(run: Run) -> list[str]:

@@ -138,6 +138,7 @@ class NoticePart:
     result: str = ""
     latest: str | None = None
     names: tuple[str, ...] = ()
+    results: tuple[str, ...] = ()  # an unfinished chain's results that no call used yet, when more than one
 
 
 Part = SystemPart | TaskPart | CallPart | FinalPart | ObservationPart | NoticePart

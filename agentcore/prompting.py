@@ -16,6 +16,7 @@ import json
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from agentcore.messages import (
@@ -299,9 +300,13 @@ def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
     return render(NoticePart("missing_tool", task, names=tuple(names)))
 
 
-def unfinished_notice(task: str, numbers: Sequence[str], result: str, words: Sequence[str] = ()) -> Message:
-    """`words`: the task's own words that no call used yet ("keyboards" after a lookup of monitors)."""
-    return render(NoticePart("unfinished", task, result=result, names=tuple(numbers), message=", ".join(words)))
+def unfinished_notice(
+    task: str, numbers: Sequence[str], result: str, words: Sequence[str] = (), results: Sequence[str] = ()
+) -> Message:
+    """`words`: the task's items that no call used yet ("keyboards" after a lookup of monitors); `results`: the
+    results no call used yet, when more than one (both prices, before the sum)."""
+    part = NoticePart("unfinished", task, result=result, names=tuple(numbers), message=", ".join(words))
+    return render(replace(part, results=tuple(results)))
 
 
 def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
@@ -359,11 +364,17 @@ def _check_notice_text(part: NoticePart) -> str:
     that took an earlier input instead of its result."""
     task, numbers = part.task, " and ".join(part.names)
     if part.notice == "unfinished":
-        if part.message:  # a value the task names is still to fetch: that is the next step
+        uses = f"the task still uses {numbers} and" if numbers else "the task still"
+        if part.message:  # an item the task lists is still to fetch: that is the next step
             return (
-                f"Not done yet: {clip(part.result)} is only the result of the last step; the task still uses "
-                f"{numbers} and names {part.message}, which no call has used.\nTask: {task}\n"
-                f"Call a tool for {part.message} next."
+                f"Not done yet: {clip(part.result)} is only the result of the last step; {uses} names "
+                f"{part.message}, which no call has used.\nTask: {task}\nCall a tool for {part.message} next."
+            )
+        if part.results:  # several results to combine: name them all, not only the last
+            values = ", ".join(clip(r, 40) for r in part.results)
+            return (
+                f"Not done yet: the results {values} are not combined yet, and the task still uses {numbers}.\n"
+                f"Task: {task}\nCall a tool for the next step with {values} and {numbers}."
             )
         return (
             f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "

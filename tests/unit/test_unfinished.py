@@ -10,6 +10,7 @@ from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 from agentcore.unfinished import (
     guessed,
+    open_results,
     premature,
     stale_inputs,
     unsourced,
@@ -120,6 +121,23 @@ async def test_a_second_unsourced_answer_with_two_invented_numbers_is_kept() -> 
     model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "2699 or 2698"])
     result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
     assert result.output == "2699 or 2698" and len(model.requests) == 4
+
+
+def test_open_results_are_those_no_later_call_used() -> None:
+    steps = [({"key": "monitor"}, "215"), ({"key": "keyboard"}, "45.9"), ({"expression": "215 * 3"}, "645")]
+    assert open_results(steps) == ["45.9", "645"]
+
+
+async def test_a_listed_item_never_looked_up_sends_the_answer_back_even_with_every_number_used() -> None:
+    # "the price of a desk lamp, multiply it by 3, and add the price of a usb cable": 3 used, the cable never
+    model = ScriptedModel(
+        [call("lookup", key="laptop"), call("calculator", expression="899*3"), "2697", "2742", "2742"]
+    )
+    await Agent(model, tools=[lookup, calculator]).run(
+        "What is the price of a laptop times 3 plus the price of a chair?"
+    )
+    notice = model.requests[3].messages[-1].content
+    assert notice.startswith("Not done yet: 2697 is only the result of the last step; the task still names chair,")
 
 
 def test_with_tool_value() -> None:
@@ -245,7 +263,7 @@ async def test_an_unfinished_notice_names_the_items_not_looked_up_and_may_fire_o
     first, second = model.requests[2].messages[-1].content, model.requests[4].messages[-1].content
     assert first.startswith("Not done yet: 899 is only the result of the last step; the task still uses 3 and 2")
     assert "names chairs, which no call has used" in first and first.endswith("Call a tool for chairs next.")
-    assert second.startswith("Not done yet: 45 is only the result of the last step, and the task still uses 3 and 2")
+    assert second.startswith("Not done yet: the results 899, 45 are not combined yet, and the task still uses 3 and 2")
     assert len(model.requests) == 6
 
 
