@@ -131,7 +131,14 @@ def test_open_results_are_those_no_later_call_used() -> None:
 async def test_a_listed_item_never_looked_up_sends_the_answer_back_even_with_every_number_used() -> None:
     # "the price of a desk lamp, multiply it by 3, and add the price of a usb cable": 3 used, the cable never
     model = ScriptedModel(
-        [call("lookup", key="laptop"), call("calculator", expression="899*3"), "2697", "2742", "2742"]
+        [
+            call("lookup", key="laptop"),
+            call("calculator", expression="899*3"),
+            "2697",
+            call("lookup", key="chair"),
+            call("calculator", expression="2742*1"),
+            "2742",
+        ]
     )
     await Agent(model, tools=[lookup, calculator]).run(
         "What is the price of a laptop times 3 plus the price of a chair?"
