@@ -7,6 +7,7 @@ import pytest
 from agentcore import Agent
 from agentcore.models.llamacpp import LlamaCppModel
 from agentcore.tools.builtin import builtin_toolset
+from bench import toolbox
 
 pytestmark = pytest.mark.real_model
 
@@ -41,25 +42,10 @@ async def test_an_answer_worked_out_in_the_head_goes_back_for_a_tool(qwen: Llama
     assert any(step.call is not None for step in result.steps)
 
 
-TABLE = {"desk lamp": 32.4, "desk": 310.0, "monitor": 215.0}
-
-
-def lookup(table: str, key: str) -> str:
-    """Look up a key in a table: prices (product -> price in dollars).
-
-    Args:
-        table: prices.
-        key: The product name.
-    """
-    name = " ".join(key.lower().split()).removesuffix("s")
-    if table != "prices" or name not in TABLE:
-        raise ValueError(f"no {key!r} in {table}; keys: {', '.join(TABLE)}")
-    return str(TABLE[name])
-
-
 async def test_a_key_copied_from_the_tool_description_goes_back_with_the_task_word(qwen: LlamaCppModel) -> None:
-    """This model called lookup(key="product"), the word of the docs; held back, it looks up the desk lamp."""
-    agent: Agent[None, str] = Agent(qwen, tools=[lookup])
+    """With the benchmark's lookup ("prices (product -> price in dollars)") this model called key="product";
+    the failed call's notice names "desk lamp" and the model looks that up."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup"]))
     result = await agent.run("How much does a desk lamp cost, in dollars?")
     held = [e for e in result.trace if e["kind"] == "notice" and "description" in e["message"]]
     assert held and held[0]["values"] == ["product"]
