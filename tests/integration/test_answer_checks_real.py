@@ -53,7 +53,9 @@ async def test_a_key_copied_from_the_tool_description_goes_back_with_the_task_wo
 
 
 async def test_the_tool_result_wins_over_an_answer_the_model_insists_on(qwen: LlamaCppModel) -> None:
-    """The calculator said 1929; this model answered 2222, and again after the notice."""
+    """The calculator said 1929; this model answered 25, and 25 again after the notice: the tool's number wins."""
     agent: Agent[None, str] = Agent(qwen, tools=[builtin_toolset(["calculator"])])
     result = await agent.run("What is 123456 / 64?")
-    assert "1929" in str(result.output) and "2222" not in str(result.output)
+    replaced = [e for e in result.trace if e["kind"] == "notice" and "replaced by the tool's result" in e["message"]]
+    assert replaced and replaced[0]["result"] == "1929"
+    assert str(result.output).strip() == "1929"
