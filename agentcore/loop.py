@@ -8,6 +8,7 @@ and sync tools run in threads.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,11 +18,21 @@ from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted, no_sink
+from agentcore.grounding import parallel_unused, placeholders, task_words, with_value
 from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
-from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, with_result
+from agentcore.unfinished import (
+    guessed,
+    open_results,
+    premature,
+    repeats_result,
+    stale_inputs,
+    unsourced,
+    with_result,
+    with_tool_value,
+)
 
 if TYPE_CHECKING:
     from agentcore.models.base import Model
@@ -72,10 +83,13 @@ class Run:
     repeats: int = 0
     forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
     forced_once: bool = False
-    unfinished_checked: bool = False
+    unfinished_results: list[str] = field(default_factory=list)  # results an answer repeated; checked twice
+    unfinished_named: bool = False  # an unfinished notice named task values no call used: one more check allowed
     sources_checked: bool = False
+    unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
     guess_checked: bool = False
     stale_checked: bool = False
+    placeholder_checked: bool = False
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"
@@ -151,6 +165,8 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
         run.plan.advance(result)
     run.tool_retries.pop(call.name, None)  # retry limits count consecutive failures
     await run.deps.chain.after_tool(run.ctx, call, result, error)
+    if error and placeholder_call(run, call, result):
+        return ModelTurn()
     run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan))
     return ModelTurn()
 
@@ -169,25 +185,46 @@ class FinalTurn:
             run.notice("final answer before using a tool the task names; that tool is required next", tools=missing)
             run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
             return ModelTurn()
-        pending, result = unfinished_numbers(run, self.content)
-        if pending:
-            # A chain stopped after a step: the answer is that step's result and some number of the task is unused.
+        pending, unnamed, result = unfinished_numbers(run, self.content)
+        if pending or unnamed:
+            # A chain stopped after a step: the answer is that step's result while some number of the task, or
+            # an item it lists beside one already looked up, went into no call.
             run.forced = frozenset(spec.name for spec in run.specs)
-            run.notice("final answer repeats a tool result while numbers of the task are unused", numbers=pending)
-            run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result))
+            run.notice(
+                "final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed
+            )
+            run.unfinished_named = run.unfinished_named or bool(unnamed)
+            steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+            waiting = open_results(steps)
+            waiting = waiting if len(waiting) > 1 else []
+            run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed, waiting))
             return ModelTurn()
-        invented, latest = unsourced_numbers(run, self.content)
+        invented, latest, insisted = unsourced_numbers(run, self.content)
+        if invented and insisted:
+            # Sent back once already and the model insists on its own number: the tool's result wins.
+            content = with_tool_value(self.content, invented, latest)
+            if content != self.content:
+                run.notice(
+                    "final answer kept a number no tool returned; replaced by the tool's result",
+                    numbers=invented,
+                    result=latest,
+                )
+            return accept(run, content)
         if invented:
             # Arithmetic done in the model's head after tool use: a 0.5B model gets it wrong. Once, require a tool.
-            run.forced = frozenset(spec.name for spec in run.specs)
+            run.forced, run.unsourced_sent = frozenset(spec.name for spec in run.specs), bool(latest)
             run.notice("final answer has numbers no tool returned; a tool call is required", numbers=invented)
             run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest))
             return ModelTurn()
-        try:
-            run.output = run.deps.parse_output(self.content)
-        except ModelRetry as exc:
-            return retry_output(run, "output", "The final answer", str(exc))
-        return Finish("completed", None)
+        return accept(run, self.content)
+
+
+def accept(run: Run, content: str) -> NextStep:
+    try:
+        run.output = run.deps.parse_output(content)
+    except ModelRetry as exc:
+        return retry_output(run, "output", "The final answer", str(exc))
+    return Finish("completed", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,44 +298,82 @@ def unused_named_tools(run: Run) -> list[str]:
     return [name for name in prompting.named_tools(run.ctx.task, run.specs) if name not in called]
 
 
-def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], str]:
-    """(the task's unused numbers, the last result) when the answer only repeats that result; checked once."""
-    if run.unfinished_checked or run.final_only or not run.deps.settings.check_unfinished:
-        return [], ""
-    done = [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
+def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str]:
+    """(the task's unused numbers, the items it lists that no call used, the last result) when the answer only
+    repeats that result. Checked once, and once more after a new result when the first notice named items (each
+    item of "3 monitors and 2 keyboards" is a lookup of its own, and the sum is one more step)."""
+    checked = run.unfinished_results
+    if len(checked) >= 2 or run.final_only or not run.deps.settings.check_unfinished:
+        return [], [], ""
+    done = good_steps(run)
     if not done:
-        return [], ""
-    run.unfinished_checked = True
+        return [], [], ""
     result = done[-1].result or ""
+    if checked and (result in checked or not run.unfinished_named):
+        return [], [], ""
+    checked.append(result)
     # The model's own calls as well as what ran: a policy may have rewritten a number the model did use.
     proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [*proposed, *(step.call.arguments for step in done if step.call)]
-    return premature(run.ctx.task, answer, result, used), result
+    if not repeats_result(run.ctx.task, answer, result):
+        return [], [], result
+    return premature(run.ctx.task, answer, result, used), unused_words(run), result
+
+
+def unused_words(run: Run) -> list[str]:
+    """The task's own content words (not the tools' docs, not an instruction verb) that no call or result has,
+    standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards."""
+    docs = " ".join(f"{spec.description} {' '.join(spec.parameters.get('properties', {}))}" for spec in run.specs)
+    used = " ".join(
+        f"{json.dumps(s.call.arguments, ensure_ascii=False)} {s.result or ''}" for s in good_steps(run) if s.call
+    )
+    return parallel_unused(run.ctx.task, task_words(run.ctx.task, docs, {}), used)
 
 
 def good_steps(run: Run) -> list[Step]:
     return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
 
 
-def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str]:
-    """(the answer's numbers that no tool returned, the latest result); checked once. Before any good call, an
-    answer with numbers to a task with numbers counts too (once more): it was worked out without the tools.
-    Typed outputs are not checked: a schema's numbers (a score, a count, an id) are often the model's to give."""
+def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
+    """(the answer's numbers that no tool returned, the latest result, whether this answer was sent back for
+    that already). Before any good call, an answer with numbers to a task with numbers counts too (once): it was
+    worked out without the tools. Typed outputs are not checked: a schema's numbers (a score, a count, an id) are
+    often the model's to give."""
     settings = run.deps.settings
-    if run.final_only or not settings.check_sources or not run.specs or settings.output_schema is not None:
-        return [], ""
+    if not settings.check_sources or not run.specs or settings.output_schema is not None:
+        return [], "", False
     done = good_steps(run)
     if not done:
-        if run.guess_checked:
-            return [], ""
+        if run.guess_checked or run.final_only:
+            return [], "", False
         run.guess_checked = True
-        return guessed(run.ctx.task, answer), ""
-    if run.sources_checked:
-        return [], ""
+        return guessed(run.ctx.task, answer), "", False
+    insisted = run.unsourced_sent
+    if not insisted and (run.sources_checked or run.final_only):
+        return [], "", False
     run.sources_checked = True
     calls = [step.call.arguments for step in done if step.call]
     results = [step.result or "" for step in done]
-    return unsourced(run.ctx.task, answer, results, calls), results[-1]
+    return unsourced(run.ctx.task, answer, results, calls), results[-1], insisted
+
+
+def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
+    """Once, a failed call whose string argument is a word of the tool's own docs and not of the task
+    (`lookup(key="product")`) gets, instead of the plain error, a notice naming the task's words to use and the
+    call written out with the first. Only failed calls: docs often list the valid values themselves."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if run.placeholder_checked or spec is None or not run.deps.settings.check_sources:
+        return False
+    results = [s.result or "" for s in good_steps(run)]
+    copied = placeholders(call.arguments, spec.description, spec.parameters, run.ctx.task, results)
+    if not copied:
+        return False
+    run.placeholder_checked, run.forced = True, frozenset({call.name})
+    words = task_words(run.ctx.task, spec.description, spec.parameters)
+    run.notice("tool call argument copied from the tool's description", call=call.signature(), values=copied)
+    fixed = ToolCall(call.name, with_value(call.arguments, copied, words[0])) if words else call
+    run.messages.append(prompting.placeholder_notice(run.ctx.task, fixed, copied, words, error))
+    return True
 
 
 def stale_call(run: Run, call: ToolCall) -> bool:

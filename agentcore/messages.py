@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 Role = Literal["system", "user", "assistant"]
 MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
 SectionKind = Literal["instructions", "rules", "tools", "block", "memory"]
-NoticeKind = Literal["retry", "repeat", "missing_tool", "review", "unfinished", "unsourced", "stale"]
+NoticeKind = Literal["retry", "repeat", "missing_tool", "review", "unfinished", "unsourced", "stale", "placeholder"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +69,13 @@ class SystemPart:
 
 @dataclass(frozen=True, slots=True)
 class TaskPart:
-    """The user's task; with a step plan its first step is named too."""
+    """The user's task; with a step plan its first step is named too, and `hints` spell out its arithmetic phrases
+    whose order is not the expression's (agentcore.phrasing)."""
 
     kind: ClassVar[MessageKind] = "task"
     task: str
     steps: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,8 @@ class NoticePart:
     chain (`names`: the task's numbers no call used yet; `result`: the answer that only repeated a result), or an
     unsourced answer (`names`: its numbers that no tool returned; `result`: the latest tool result), or a stale
     call (it took `names` from an earlier call's input instead of that call's `result`; `call` is the call with
-    the result written in)."""
+    the result written in), or a placeholder call (`names`: values copied from the tool's docs; `message`: the
+    task's words to use instead; `result`: the error it got; `call`: the call written with the first word)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind
@@ -135,6 +138,7 @@ class NoticePart:
     result: str = ""
     latest: str | None = None
     names: tuple[str, ...] = ()
+    results: tuple[str, ...] = ()  # an unfinished chain's results that no call used yet, when more than one
 
 
 Part = SystemPart | TaskPart | CallPart | FinalPart | ObservationPart | NoticePart

@@ -16,6 +16,7 @@ import json
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from agentcore.messages import (
@@ -34,6 +35,7 @@ from agentcore.messages import (
     ToolCall,
     ToolSpec,
 )
+from agentcore.phrasing import arithmetic_hints
 from agentcore.steps import StepPlan
 
 RESULT_CHARS = 600
@@ -207,13 +209,14 @@ FIRST_STEP = "This task has {n} steps. Step 1: {step}. Call a tool for it."
 def task_message(task: str, plan: StepPlan | None = None) -> Message:
     """The task; with a plan also its first step, so a small model does not start with the last one."""
     steps = plan.steps if plan is not None and plan.current is not None else ()
-    return render(TaskPart(task, steps))
+    return render(TaskPart(task, steps, tuple(arithmetic_hints(task))))
 
 
 def _task_text(part: TaskPart) -> str:
+    hints = f"\nIn numbers: {'; '.join(part.hints)}." if part.hints else ""
     if not part.steps:
-        return f"Task: {part.task}"
-    return f"Task: {part.task}\n{FIRST_STEP.format(n=len(part.steps), step=part.steps[0])}"
+        return f"Task: {part.task}{hints}"
+    return f"Task: {part.task}{hints}\n{FIRST_STEP.format(n=len(part.steps), step=part.steps[0])}"
 
 
 def assistant_turn(call: ToolCall | None, content: str | None, raw: str = "") -> Message:
@@ -303,8 +306,13 @@ def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
     return render(NoticePart("missing_tool", task, names=tuple(names)))
 
 
-def unfinished_notice(task: str, numbers: Sequence[str], result: str) -> Message:
-    return render(NoticePart("unfinished", task, result=result, names=tuple(numbers)))
+def unfinished_notice(
+    task: str, numbers: Sequence[str], result: str, words: Sequence[str] = (), results: Sequence[str] = ()
+) -> Message:
+    """`words`: the task's items that no call used yet ("keyboards" after a lookup of monitors); `results`: the
+    results no call used yet, when more than one (both prices, before the sum)."""
+    part = NoticePart("unfinished", task, result=result, names=tuple(numbers), message=", ".join(words))
+    return render(replace(part, results=tuple(results)))
 
 
 def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
@@ -313,6 +321,16 @@ def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
 
 def stale_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
     return render(NoticePart("stale", task, call=call, result=result, names=tuple(numbers)))
+
+
+def placeholder_notice(
+    task: str, call: ToolCall, values: Sequence[str], words: Sequence[str], error: str = ""
+) -> Message:
+    """`call` is the held-back call with the first of the task's `words` in place of the copied `values`: a small
+    model given only the words called with the copied one again (and a written-out call fixed the stale check)."""
+    return render(
+        NoticePart("placeholder", task, call=call, names=tuple(values), message=", ".join(words), result=error)
+    )
 
 
 def retry_message(task: str, what: str, message: str) -> Message:
@@ -337,7 +355,7 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unfinished", "unsourced", "stale"):
+    if part.notice in ("unfinished", "unsourced", "stale", "placeholder"):
         return _check_notice_text(part)
     if part.notice == "review":
         return (
@@ -352,6 +370,18 @@ def _check_notice_text(part: NoticePart) -> str:
     that took an earlier input instead of its result."""
     task, numbers = part.task, " and ".join(part.names)
     if part.notice == "unfinished":
+        uses = f"the task still uses {numbers} and" if numbers else "the task still"
+        if part.message:  # an item the task lists is still to fetch: that is the next step
+            return (
+                f"Not done yet: {clip(part.result)} is only the result of the last step; {uses} names "
+                f"{part.message}, which no call has used.\nTask: {task}\nCall a tool for {part.message} next."
+            )
+        if part.results:  # several results to combine: name them all, not only the last
+            values = ", ".join(clip(r, 40) for r in part.results)
+            return (
+                f"Not done yet: the results {values} are not combined yet, and the task still uses {numbers}.\n"
+                f"Task: {task}\nCall a tool for the next step with {values} and {numbers}."
+            )
         return (
             f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "
             f"{numbers}.\nTask: {task}\nCall a tool for the next step with {clip(part.result)} and {numbers}."
@@ -361,6 +391,16 @@ def _check_notice_text(part: NoticePart) -> str:
         return (
             f"No tool returned {' or '.join(part.names)}: do not calculate in your head.{latest}\nTask: {task}\n"
             "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
+        )
+    if part.notice == "placeholder":
+        fixed = part.call or ToolCall("the tool", {})
+        values = " and ".join(json.dumps(value, ensure_ascii=False) for value in part.names)
+        example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+        words = f" ({part.message})" if part.message else ""
+        failed = f"Error from {fixed.name}: {clip(part.result, 200)}\n" if part.result else ""
+        return (
+            f"{failed}{values} is a word from the description of {fixed.name}, not a value from the task.\n"
+            f"Task: {task}\nCall {fixed.name} again with a value the task names{words}, for example: {example}"
         )
     fixed = part.call or ToolCall("the tool", {})
     call = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)

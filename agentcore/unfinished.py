@@ -60,13 +60,27 @@ def _as_fraction(percent: float) -> set[float]:
 def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     """The numbers still to use, when the answer only restates the last tool result (it brings no number of its
     own) and some number of the task went into no call; else []."""
-    had = set(numbers_in(result))
-    if not had or not calls:
+    if not calls or not repeats_result(task, answer, result):
         return []
-    got = set(numbers_in(_json_text(answer.strip())))
-    if not got & had or got - had - {abs(n) for n in numbers_in(task)}:
-        return []  # the answer is not the result, or it computed something of its own
     return unused_numbers(task, calls)
+
+
+def repeats_result(task: str, answer: str, result: str) -> bool:
+    """Whether the answer only restates the numeric result (no number of its own beyond the task's)."""
+    had = set(numbers_in(result))
+    got = set(numbers_in(_json_text(answer.strip())))
+    return bool(had and got & had) and not got - had - {abs(n) for n in numbers_in(task)}
+
+
+def open_results(steps: Sequence[tuple[Any, str]]) -> list[str]:
+    """The numeric results of (arguments, result) steps, in order, that no later step's arguments use."""
+    found = []
+    for index, (_, result) in enumerate(steps):
+        later = {round(abs(v), 12) for arguments, _ in steps[index + 1 :] for v in _values(arguments)}
+        values = {round(abs(n), 12) for n in numbers_in(result)}
+        if values and not values & later:
+            found.append(result.strip())
+    return found
 
 
 def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[dict[str, Any]]) -> list[str]:
@@ -119,6 +133,16 @@ def with_result(arguments: Any, numbers: Sequence[str], result: str) -> Any:
     if isinstance(arguments, str):
         return _NUMBER.sub(lambda m: result.strip() if float(m.group()) in stale else m.group(), arguments)
     return arguments
+
+
+def with_tool_value(answer: str, invented: Sequence[str], result: str) -> str:
+    """The answer with its one invented number written as the tool's numeric result (123456 / 64: the tool said
+    1929, the model answered 2222 twice); unchanged unless both are a single plain number."""
+    value = result.strip()
+    if len(invented) != 1 or not _NUMBER.fullmatch(value):
+        return answer
+    text = _THOUSANDS.sub("", answer)
+    return _NUMBER.sub(lambda m: value if m.group() == invented[0] else m.group(), text)
 
 
 def _plain(number: float) -> str:

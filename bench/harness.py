@@ -49,6 +49,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("taskfiles", nargs="*", help="JSONL task files (default: bench/tasks/*.jsonl)")
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_TASKS} tasks spread over the families")
     parser.add_argument("--families", help="comma-separated families to keep (default: all in the task files)")
+    parser.add_argument("--ids", help="comma-separated task ids to keep (re-run only the tasks a change affects)")
     parser.add_argument("--split", choices=SPLITS, help="keep one split; tasks without a split belong to both")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"of: {', '.join(SYSTEMS)}")
     parser.add_argument("--model", help="GGUF path (default: the registry's default model)")
@@ -206,6 +207,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TaskFileError as exc:
         raise SystemExit(str(exc)) from None
     tasks = quick_select(tasks, QUICK_TASKS) if args.quick else tasks
+    if args.ids:
+        wanted = {i.strip() for i in args.ids.split(",") if i.strip()}
+        missing = wanted - {t.id for t in tasks}
+        if missing:
+            raise SystemExit(f"no task(s) {', '.join(sorted(missing))} in the selection")
+        tasks = [t for t in tasks if t.id in wanted]
     settings = Settings(str(resolve_model(args.model)), n_ctx=args.n_ctx, n_threads=args.threads, timeout=args.timeout)
     print(f"== {len(tasks)} tasks on {', '.join(systems)}", file=sys.stderr, flush=True)
     revision = _git_revision()  # of the code that runs, before a long run gives the tree time to change

@@ -7,6 +7,7 @@ import pytest
 from agentcore import Agent
 from agentcore.models.llamacpp import LlamaCppModel
 from agentcore.tools.builtin import builtin_toolset
+from bench import toolbox
 
 pytestmark = pytest.mark.real_model
 
@@ -39,3 +40,22 @@ async def test_an_answer_worked_out_in_the_head_goes_back_for_a_tool(qwen: Llama
     notices = [e for e in result.trace if e["kind"] == "notice" and "no tool returned" in e["message"]]
     assert notices, "the first answer had no tool behind it and was not sent back"
     assert any(step.call is not None for step in result.steps)
+
+
+async def test_a_key_copied_from_the_tool_description_goes_back_with_the_task_word(qwen: LlamaCppModel) -> None:
+    """With the benchmark's lookup ("prices (product -> price in dollars)") this model called key="product";
+    the failed call's notice names "desk lamp" and the model looks that up."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup"]))
+    result = await agent.run("How much does a desk lamp cost, in dollars?")
+    held = [e for e in result.trace if e["kind"] == "notice" and "description" in e["message"]]
+    assert held and held[0]["values"] == ["product"]
+    assert "32.4" in str(result.output)
+
+
+async def test_the_tool_result_wins_over_an_answer_the_model_insists_on(qwen: LlamaCppModel) -> None:
+    """The calculator said 1929; this model answered 25, and 25 again after the notice: the tool's number wins."""
+    agent: Agent[None, str] = Agent(qwen, tools=[builtin_toolset(["calculator"])])
+    result = await agent.run("What is 123456 / 64?")
+    replaced = [e for e in result.trace if e["kind"] == "notice" and "replaced by the tool's result" in e["message"]]
+    assert replaced and replaced[0]["result"] == "1929"
+    assert str(result.output).strip() == "1929"

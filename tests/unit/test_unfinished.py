@@ -8,7 +8,16 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import guessed, premature, stale_inputs, unsourced, unused_numbers, with_result
+from agentcore.unfinished import (
+    guessed,
+    open_results,
+    premature,
+    stale_inputs,
+    unsourced,
+    unused_numbers,
+    with_result,
+    with_tool_value,
+)
 
 
 @tool
@@ -100,10 +109,48 @@ async def test_a_number_no_tool_returned_goes_back_once_with_a_tool_required() -
     assert any(e["kind"] == "notice" and e.get("numbers") == ["2700"] for e in result.trace)
 
 
-async def test_an_unsourced_answer_is_sent_back_only_once() -> None:
-    model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "2699"])
+async def test_an_unsourced_answer_is_sent_back_once_then_the_tools_number_replaces_the_models() -> None:
+    # 123456 / 64: the tool said 1929, the model answered 2222 twice. The tool wins the second time.
+    model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "It is 2699."])
     result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
-    assert result.output == "2699" and len(model.requests) == 4
+    assert result.output == "It is 45." and len(model.requests) == 4
+    assert any(e["kind"] == "notice" and e.get("result") == "45" for e in result.trace)
+
+
+async def test_a_second_unsourced_answer_with_two_invented_numbers_is_kept() -> None:
+    model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "2699 or 2698"])
+    result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
+    assert result.output == "2699 or 2698" and len(model.requests) == 4
+
+
+def test_open_results_are_those_no_later_call_used() -> None:
+    steps = [({"key": "monitor"}, "215"), ({"key": "keyboard"}, "45.9"), ({"expression": "215 * 3"}, "645")]
+    assert open_results(steps) == ["45.9", "645"]
+
+
+async def test_a_listed_item_never_looked_up_sends_the_answer_back_even_with_every_number_used() -> None:
+    # "the price of a desk lamp, multiply it by 3, and add the price of a usb cable": 3 used, the cable never
+    model = ScriptedModel(
+        [
+            call("lookup", key="laptop"),
+            call("calculator", expression="899*3"),
+            "2697",
+            call("lookup", key="chair"),
+            call("calculator", expression="2742*1"),
+            "2742",
+        ]
+    )
+    await Agent(model, tools=[lookup, calculator]).run(
+        "What is the price of a laptop times 3 plus the price of a chair?"
+    )
+    notice = model.requests[3].messages[-1].content
+    assert notice.startswith("Not done yet: 2697 is only the result of the last step; the task still names chair,")
+
+
+def test_with_tool_value() -> None:
+    assert with_tool_value("2222", ["2222"], "1929") == "1929"
+    assert with_tool_value("The answer is 2,222 in 2 parts.", ["2222"], "1929") == "The answer is 1929 in 2 parts."
+    assert with_tool_value("2222", ["2222"], "Lisbon") == "2222"  # a result that is no number
 
 
 async def test_answers_without_tool_use_are_not_checked_for_sources() -> None:
@@ -206,3 +253,28 @@ async def test_typed_outputs_are_not_checked_for_sources() -> None:
     model = ScriptedModel([call("lookup", key="laptop"), "7"])
     result = await Rated(model, tools=[lookup], output_type=int).run("Rate the laptop price of 899 from 1 to 10.")
     assert result.output == 7 and len(model.requests) == 2
+
+
+async def test_an_unfinished_notice_names_the_items_not_looked_up_and_may_fire_once_more() -> None:
+    model = ScriptedModel(
+        [
+            call("lookup", key="laptop"),
+            "899",  # only the first item: the notice names chairs
+            call("lookup", key="chair"),
+            "45",  # only the second item: one more notice
+            call("calculator", expression="899*3"),
+            "2697",
+        ]
+    )
+    await Agent(model, tools=[lookup, calculator]).run("What do 3 laptops and 2 chairs cost?")
+    first, second = model.requests[2].messages[-1].content, model.requests[4].messages[-1].content
+    assert first.startswith("Not done yet: 899 is only the result of the last step; the task still uses 3 and 2")
+    assert "names chairs, which no call has used" in first and first.endswith("Call a tool for chairs next.")
+    assert second.startswith("Not done yet: the results 899, 45 are not combined yet, and the task still uses 3 and 2")
+    assert len(model.requests) == 6
+
+
+async def test_without_named_items_the_unfinished_check_fires_once() -> None:
+    model = ScriptedModel([call("lookup", key="laptop"), "899", call("lookup", key="chair"), "45"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What is the laptop price times 3 among 2 friends?")
+    assert result.output == "45" and len(model.requests) == 4

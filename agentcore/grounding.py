@@ -1,0 +1,146 @@
+"""Is a call's argument a placeholder copied from the tool's own description, rather than a value of the task?
+
+Measured on Qwen2.5-Coder-0.5B (compose dev): asked "What do 3 monitors and 2 keyboards cost?" with a lookup tool
+documented as "prices (product -> price in dollars)", the model called `lookup(key="product")`, then gave up on
+the lookup. The word came from the documentation, which names the kind of value, not a value. A string argument
+that is a word of the tool's description or schema and appears in neither the task nor an earlier result is such
+a placeholder: the call is held back once and the task's own words are named instead. Enum values are the
+schema's to give and are never flagged; a value the task also writes is the user's, whatever the docs say.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from agentcore.steps import STEP_VERBS
+
+_WORD = re.compile(r"[a-z][a-z'-]*")
+_NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")  # a value made of words only: no expression, date or number
+# Function words are never candidates for a value: a short general list, not the benchmark's vocabulary.
+_FUNCTION_TEXT = (
+    "a about after all also an and any are as at be been before being but by can could did do does each "
+    "for from had has have how i if in into is it its itself me more most much my no not of off on once "
+    "only or other our out over per same she should so some such than that the their them then there "
+    "these they this those through to too under until up very was we were what when where which while who "
+    "whom why will with would you your look find get give tell show calculate compute use many cost costs "
+    "weigh weighs pay take among between across during without within against times plus minus over"
+)
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+MAX_CANDIDATES = 8
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def mentions(text: str, value: str) -> bool:
+    """`value` written in `text` as whole words, a plural "s" allowed either way."""
+    words = " ".join(_words(value))
+    if not words:
+        return True
+    stem = re.escape(words.removesuffix("s"))
+    return re.search(rf"(?<![a-z]){stem}s?(?![a-z])", " ".join(_words(text))) is not None
+
+
+def _enum_values(schema: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key in ("enum", "const"):
+                values = value if isinstance(value, list) else [value]
+                found |= {str(v).lower() for v in values}
+            else:
+                found |= _enum_values(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            found |= _enum_values(item)
+    return found
+
+
+def _strings(arguments: Any) -> Iterable[str]:
+    if isinstance(arguments, str):
+        yield arguments
+    elif isinstance(arguments, dict):
+        for value in arguments.values():
+            yield from _strings(value)
+    elif isinstance(arguments, list):
+        for value in arguments:
+            yield from _strings(value)
+
+
+def placeholders(
+    arguments: Any, description: str, parameters: dict[str, Any], task: str, results: Sequence[str] = ()
+) -> list[str]:
+    """The call's string values that are words of the tool's description or schema (`key="product"`) and that
+    neither the task nor an earlier result contains."""
+    docs = f"{description} {json.dumps(parameters)}"
+    enums = _enum_values(parameters)
+    found = []
+    for value in _strings(arguments):
+        plain = " ".join(_words(value))
+        if not _NAME.fullmatch(value.strip()) or plain in enums or not mentions(docs, value):
+            continue
+        if mentions(task, value) or any(mentions(result, value) for result in results):
+            continue
+        found.append(value)
+    return list(dict.fromkeys(found))
+
+
+def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[str]:
+    """The task's own content words that the tool's docs do not use, adjacent ones kept together ("desk lamp"):
+    the candidates for a value."""
+    quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"", task)
+    if quoted:  # quoted material is a value as written
+        return [a or b for a, b in quoted][:MAX_CANDIDATES]
+    docs = set(_words(f"{description} {json.dumps(parameters)}"))
+    runs: list[list[str]] = [[]]
+    for token in re.findall(r"[a-z][a-z'-]*|\S", task.lower()):
+        if len(token) > 2 and token not in _FUNCTION_WORDS and token not in docs and not _is_verb(token):
+            runs[-1].append(token)
+        elif runs[-1]:
+            runs.append([])
+    return list(dict.fromkeys(" ".join(run) for run in runs if run))[:MAX_CANDIDATES]
+
+
+def _is_verb(word: str) -> bool:
+    """An instruction verb in any common form ("divide", "divided", "adds"): an operation, never a value."""
+    return any(stem in STEP_VERBS for stem in (word, word[:-1], word[:-2], word.removesuffix("ing")))
+
+
+def with_value(arguments: Any, copied: Sequence[str], value: str) -> Any:
+    """The arguments with each copied string replaced by `value` (the notice's example call)."""
+    if isinstance(arguments, str):
+        return value if arguments in copied else arguments
+    if isinstance(arguments, dict):
+        return {key: with_value(item, copied, value) for key, item in arguments.items()}
+    if isinstance(arguments, list):
+        return [with_value(item, copied, value) for item in arguments]
+    return arguments
+
+
+_ARTICLES = frozenset({"a", "an", "the", "some", "each", "every"})
+
+
+def _lead(task: str, phrase: str) -> str | None:
+    """The word before `phrase` in the task, articles skipped; any number reads as "#"."""
+    tokens = re.findall(r"\d+(?:\.\d+)?|[a-z][a-z'-]*", task.lower())
+    head = phrase.split()
+    for index in range(len(tokens) - len(head) + 1):
+        if tokens[index : index + len(head)] == head:
+            before = [t for t in tokens[:index] if t not in _ARTICLES]
+            if not before:
+                return None
+            return "#" if before[-1][0].isdigit() else before[-1]
+    return None
+
+
+def parallel_unused(task: str, words: Sequence[str], used: str) -> list[str]:
+    """The task's candidate `words` that no call used, when they stand where a used one stands ("3 monitors and
+    2 keyboards": both after a number; "the price of a desk lamp ... the price of a usb cable": both after "of").
+    A coordinated list names values of one kind; a word elsewhere in the task ("among 3 friends") is not one."""
+    done = [w for w in words if mentions(used, w)]
+    leads = {_lead(task, w) for w in done} - {None}
+    return [w for w in words if w not in done and _lead(task, w) in leads]

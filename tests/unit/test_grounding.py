@@ -1,0 +1,77 @@
+"""Arguments copied from a tool's own description (`lookup(key="product")`) go back once with the task's words."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.grounding import placeholders, task_words
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+DOC = "Look up a key in a table: capitals (country -> capital), prices (product -> price in dollars)."
+SCHEMA = {"properties": {"table": {"enum": ["capitals", "prices"]}, "key": {"type": "string"}}}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "task", "results", "copied"),
+    [
+        ({"table": "prices", "key": "product"}, "What do 3 monitors and 2 keyboards cost?", [], ["product"]),
+        ({"table": "prices", "key": "Country"}, "What is the capital of Peru?", [], ["Country"]),
+        ({"table": "prices", "key": "monitor"}, "What do 3 monitors and 2 keyboards cost?", [], []),  # the task's
+        ({"table": "prices", "key": "price"}, "Look up the tablet's price.", [], []),  # the task writes it too
+        ({"table": "capitals", "key": "capital"}, "Reverse it.", ["capital"], []),  # an earlier result has it
+        ({"table": "prices", "key": "printer"}, "What does a printer cost?", [], []),  # not in the docs
+    ],
+)
+def test_placeholders(arguments: dict[str, str], task: str, results: list[str], copied: list[str]) -> None:
+    assert placeholders(arguments, DOC, SCHEMA, task, results) == copied
+
+
+def test_task_words_leave_out_function_words_and_the_docs_own() -> None:
+    assert task_words("What do 3 monitors and 2 keyboards cost?", DOC, SCHEMA) == ["monitors", "keyboards"]
+    assert task_words("Count the words in 'a b c'.", DOC, SCHEMA) == ["a b c"]  # quoted material as written
+
+
+@tool
+def lookup(table: Literal["capitals", "prices"], key: str) -> str:
+    """Look up a key in a table: capitals (country -> capital), prices (product -> price in dollars).
+
+    Args:
+        table: capitals or prices.
+        key: The country or product name.
+    """
+    rows = {"monitor": "199", "keyboard": "70"}
+    return rows[key.rstrip("s")]
+
+
+async def test_a_failed_placeholder_call_gets_the_task_words_and_the_call_written_out() -> None:
+    model = ScriptedModel(
+        [call("lookup", table="prices", key="product"), call("lookup", table="prices", key="monitors"), "199"]
+    )
+    result = await Agent(model, tools=[lookup]).run("What does a monitor cost?")
+    notice = model.requests[1].messages[-1].content
+    assert notice.startswith("Error from lookup: KeyError: 'product'\n")
+    assert '"product" is a word from the description of lookup, not a value from the task.' in notice
+    assert notice.endswith(
+        'task names (monitor), for example: {"tool": "lookup", "arguments": {"table": "prices", "key": "monitor"}}'
+    )
+    assert [t.name for t in model.requests[1].tools] == ["lookup"] and not model.requests[1].allow_final
+    assert result.output == "199"
+
+
+async def test_a_placeholder_call_that_works_is_left_alone() -> None:
+    # Docs often list valid values themselves ("table: capitals or prices"): only a failed call is questioned.
+    model = ScriptedModel([call("lookup", table="prices", key="monitor"), "199"])
+    result = await Agent(model, tools=[lookup]).run("What does a monitor cost?")
+    assert result.output == "199" and len(model.requests) == 2
+
+
+async def test_only_the_first_failed_placeholder_call_gets_the_notice() -> None:
+    model = ScriptedModel(
+        [call("lookup", table="prices", key="product"), call("lookup", table="prices", key="country"), "none"]
+    )
+    await Agent(model, tools=[lookup]).run("What does a monitor cost?")
+    assert model.requests[2].messages[-1].content.startswith("Error from lookup(")  # the plain error
