@@ -10,14 +10,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agentcore.context import RunContext
 from agentcore.messages import MemoryItem, Section, ToolCall
 from agentcore.policy import Policy
 
 if TYPE_CHECKING:
-    from agentcore.memory.facade import Memory
+    from agentcore.messages import Model
+    from agentcore.result import RunResult
+
+
+class RunMemory(Protocol):
+    """What the policy needs of a memory (agentcore.memory.facade.Memory, which builds this policy: a protocol
+    here keeps the two modules from importing each other)."""
+
+    async def recall(self, task: str, model: Model | None = None) -> tuple[tuple[MemoryItem, ...], tuple[str, ...]]: ...
+
+    async def after_run(
+        self, ctx: RunContext[Any], result: RunResult[Any], retrieved: tuple[str, ...], tool_texts: tuple[str, ...]
+    ) -> None: ...
+
 
 TOOL_TEXT_CHARS = 400  # of each tool result kept to check lessons against (a planted instruction is short)
 
@@ -32,7 +45,7 @@ class _RunMemo:
 class MemoryPolicy(Policy):
     name = "memory"
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: RunMemory) -> None:
         self.memory = memory
         self._runs: dict[str, _RunMemo] = {}
 
