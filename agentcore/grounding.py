@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agentcore.steps import STEP_VERBS
+from agentcore.unfinished import leaves
 
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")  # a value made of words only: no expression, date or number
@@ -61,14 +62,7 @@ def _enum_values(schema: Any) -> set[str]:
 
 
 def _strings(arguments: Any) -> Iterable[str]:
-    if isinstance(arguments, str):
-        yield arguments
-    elif isinstance(arguments, dict):
-        for value in arguments.values():
-            yield from _strings(value)
-    elif isinstance(arguments, list):
-        for value in arguments:
-            yield from _strings(value)
+    return (leaf for leaf in leaves(arguments) if isinstance(leaf, str))
 
 
 def placeholders(

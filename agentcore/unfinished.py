@@ -23,19 +23,24 @@ def numbers_in(text: str) -> list[float]:
     return [float(n) for n in _NUMBER.findall(_THOUSANDS.sub("", text))]
 
 
-def _values(arguments: Any) -> Iterable[float]:
-    if isinstance(arguments, bool):
-        return
-    if isinstance(arguments, int | float):
-        yield float(arguments)
-    elif isinstance(arguments, str):
-        yield from numbers_in(arguments)
-    elif isinstance(arguments, dict):
+def leaves(arguments: Any) -> Iterable[Any]:
+    """The scalar values of a call's JSON arguments, at any depth."""
+    if isinstance(arguments, dict):
         for value in arguments.values():
-            yield from _values(value)
+            yield from leaves(value)
     elif isinstance(arguments, list):
         for value in arguments:
-            yield from _values(value)
+            yield from leaves(value)
+    else:
+        yield arguments
+
+
+def _values(arguments: Any) -> Iterable[float]:
+    for leaf in leaves(arguments):
+        if isinstance(leaf, int | float) and not isinstance(leaf, bool):
+            yield float(leaf)
+        elif isinstance(leaf, str):
+            yield from numbers_in(leaf)
 
 
 def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
