@@ -26,6 +26,7 @@ _STEP = re.compile(r"^(\w+)\((\{.*\})\) -> (.*)$", re.S)
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\w)")
 _QUOTED = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
 _WORDS = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+_PLAIN_WORDS = re.compile(r"[a-z0-9]+")  # for echoes: decimals split, as a copied instruction's words
 
 
 DIRECT = "answer directly from your own knowledge, without calling a tool"
@@ -202,9 +203,15 @@ def plausible(text: str, tasks: tuple[str, ...]) -> bool:
     """Whether a model-written lesson can be a lesson at all (Qwen 0.5B wrote "When when, what to do instead next
     time, in under 20 words." and "When convert, convert 3 gallons to liters."): no words of the prompt's
     template, no call cut off mid-way, and no copy of a task (4 words in a row, or one of its numbers)."""
-    from agentcore.memory.reflect import echoes
-
     if _TEMPLATE.search(text) or text.count("(") != text.count(")") or text.count("{") != text.count("}"):
         return False
     numbers = {n for task in tasks for n in _NUMBER.findall(task)}
     return not numbers & set(_NUMBER.findall(text)) and not echoes(text, tasks)
+
+
+def echoes(lesson: str, texts: tuple[str, ...], n: int = 4) -> bool:
+    """True when `lesson` repeats `n` consecutive words of one of `texts` (a planted instruction copied from a
+    tool result)."""
+    words = _PLAIN_WORDS.findall(lesson.lower())
+    grams = {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
+    return any(g in " ".join(_PLAIN_WORDS.findall(text.lower())) for text in texts for g in grams)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import ModelError
-from agentcore.memory.lessons import carries_tool_text, grounded_lesson, plausible
+from agentcore.memory.lessons import carries_tool_text, echoes, grounded_lesson, plausible
 from agentcore.memory.principles import MAX_BAD, MAX_GOOD, Principle, PrincipleBank, Trajectory, new_id
 from agentcore.messages import Message, ModelRequest
 
@@ -124,17 +124,6 @@ def _json(content: str | None) -> dict[str, Any] | None:
     except json.JSONDecodeError:
         return None
     return data if isinstance(data, dict) else None
-
-
-_WORDS = re.compile(r"[a-z0-9]+")
-
-
-def echoes(lesson: str, texts: tuple[str, ...], n: int = 4) -> bool:
-    """True when `lesson` repeats `n` consecutive words of one of `texts` (a planted instruction copied from a
-    tool result)."""
-    words = _WORDS.findall(lesson.lower())
-    grams = {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
-    return any(g in " ".join(_WORDS.findall(text.lower())) for text in texts for g in grams)
 
 
 class Reflector:

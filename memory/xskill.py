@@ -34,13 +34,13 @@ from agentcore.errors import ModelError
 from agentcore.memory.lessons import (
     applies,
     carries_tool_text,
+    echoes,
     grounded_lesson,
     order_match,
     plausible,
     task_pattern,
 )
 from agentcore.memory.principles import PrincipleBank, Trajectory
-from agentcore.memory.reflect import echoes
 from agentcore.messages import MemoryItem, Message, ModelRequest
 
 if TYPE_CHECKING:

@@ -20,8 +20,8 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.errors import UserError
 from agentcore.memory import Memory, PrincipleBank, Reflector, Trajectory
-from agentcore.memory.lessons import grounded_lesson, order_match, task_pattern
-from agentcore.memory.reflect import DISTIL_SCHEMA, SAME_SCHEMA, echoes
+from agentcore.memory.lessons import echoes, grounded_lesson, order_match, task_pattern
+from agentcore.memory.reflect import DISTIL_SCHEMA, SAME_SCHEMA
 from agentcore.messages import ModelRequest, ModelResponse
 from agentcore.testing import FunctionModel, ScriptedModel, call
 from agentcore.tools.function import tool
