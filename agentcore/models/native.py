@@ -179,8 +179,8 @@ TEXT_CHAR = (
 
 # -- the reply -----------------------------------------------------------------------------------------------------
 
-# The call block that ends a prose reply (the last one: the grammar admits nothing after it).
-_PROSE_CALL = re.compile(r"(?:<tool_call>|```json\n)\s*\{(?!.*(?:<tool_call>|```json\n)\s*\{)", re.DOTALL)
+# Where a call block opens inside prose; the last one is the call (the grammar admits nothing after it).
+_PROSE_CALL = re.compile(r"(?:<tool_call>|```json\n)\s*\{")
 _WRAPPED = re.compile(r"^(?:<tool_call>|```(?:json)?)\s*(.*?)\s*(?:</tool_call>|```)?\s*$", re.DOTALL)
 
 
@@ -190,10 +190,10 @@ def parse_native(text: str, request: ModelRequest) -> tuple[str | None, ToolCall
     stripped = text.strip()
     if stripped.startswith(("{", "<tool_call>", "```")):
         return None, _call(stripped, text, request)
-    opener = _PROSE_CALL.search(stripped)
-    if opener is not None:
+    openers = [match.start() for match in _PROSE_CALL.finditer(stripped)]
+    if openers:
         try:
-            return None, _call(stripped[opener.start() :], text, request)
+            return None, _call(stripped[openers[-1] :], text, request)
         except ModelError:
             pass  # an example in prose, not a call: without the grammar the text is the answer
     return stripped, None
