@@ -108,6 +108,7 @@ class _Builder:
         self.rules: dict[str, str] = dict(PRIMITIVES)
         self._by_body: dict[str, str] = {body: name for name, body in PRIMITIVES.items()}
         self._depth = 0
+        self._open_sets: dict[tuple[tuple[str, ...], bool], str] = {}  # _any_order's rule per set of open pairs
 
     def rule(self, body: str, hint: str = "r") -> str:
         """The name of a rule with this body, adding it if new (identical bodies share one rule)."""
@@ -219,9 +220,13 @@ class _Builder:
         of pairs still open; `lead` is the first pair of an object (no comma before it)."""
         if not pairs:
             return '""'
-        comma = "" if lead else '"," ws '
-        options = [f"{comma}{p} {self._any_order(pairs[:i] + pairs[i + 1 :], lead=False)}" for i, p in enumerate(pairs)]
-        return self.rule(" | ".join([*options, '""']), "any")
+        key = (tuple(pairs), lead)
+        if key not in self._open_sets:  # each set once: 2**n rules, not n! walks
+            comma = "" if lead else '"," ws '
+            rests = [self._any_order(pairs[:i] + pairs[i + 1 :], lead=False) for i in range(len(pairs))]
+            options = [f"{comma}{p} {rest}" for p, rest in zip(pairs, rests, strict=True)]
+            self._open_sets[key] = self.rule(" | ".join([*options, '""']), "any")
+        return self._open_sets[key]
 
     def _optional_only(self, pairs: list[str]) -> str:
         """Any ordered subset of optional pairs, commas only between present ones."""
