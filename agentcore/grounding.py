@@ -27,7 +27,8 @@ _FUNCTION_TEXT = (
     "only or other our out over per same she should so some such than that the their them then there "
     "these they this those through to too under until up very was we were what when where which while who "
     "whom why will with would you your look find get give tell show calculate compute use many cost costs "
-    "weigh weighs pay take among between across during without within against times plus minus over"
+    "weigh weighs pay take among between across during without within against times plus minus over "
+    "together total one two three four five six seven eight nine ten twelve twenty hundred thousand"  # quantities
 )
 _FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 MAX_CANDIDATES = 8
@@ -101,7 +102,8 @@ def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[
 
 def _is_verb(word: str) -> bool:
     """An instruction verb in any common form ("divide", "divided", "adds"): an operation, never a value."""
-    return any(stem in STEP_VERBS for stem in (word, word[:-1], word[:-2], word.removesuffix("ing")))
+    stems = (word, word[:-1], word[:-2], word.removesuffix("ing"), word.removesuffix("ied") + "y")
+    return any(stem in STEP_VERBS for stem in stems)
 
 
 def with_value(arguments: Any, copied: Sequence[str], value: str) -> Any:
@@ -137,4 +139,17 @@ def parallel_unused(task: str, words: Sequence[str], used: str) -> list[str]:
     A coordinated list names values of one kind; a word elsewhere in the task ("among 3 friends") is not one."""
     done = [w for w in words if mentions(used, w)]
     leads = {_lead(task, w) for w in done} - {None}
-    return [w for w in words if w not in done and _lead(task, w) in leads]
+    return [w for w in words if w not in done and (_lead(task, w) in leads or any(_joined(task, d, w) for d in done))]
+
+
+def _joined(task: str, first: str, second: str) -> bool:
+    """Whether the task joins the two by "and", "or" or a comma ("a keyboard and a mouse"), either way round;
+    an article or quantity may stand before the second."""
+    text = " ".join(re.findall(r"\d+(?:\.\d+)?|[a-z][a-z'-]*|,", task.lower()))
+
+    def pattern(a: str, b: str) -> str:
+        joint = r" (?:, )?(?:and|or) | , "
+        quantity = r"(?:(?:a|an|the|one|two|three|\d+(?:\.\d+)?) )?"
+        return rf"(?<![a-z]){re.escape(a)}s?(?:{joint}){quantity}{re.escape(b)}s?(?![a-z])"
+
+    return any(re.search(pattern(a, b), text) for a, b in ((first, second), (second, first)))

@@ -18,13 +18,14 @@ from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted, no_sink
-from agentcore.grounding import parallel_unused, placeholders, task_words, with_value
+from agentcore.grounding import mentions, parallel_unused, placeholders, task_words, with_value
 from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
 from agentcore.unfinished import (
     guessed,
+    made_up,
     open_results,
     premature,
     repeats_result,
@@ -90,6 +91,7 @@ class Run:
     guess_checked: bool = False
     stale_checked: bool = False
     placeholder_checked: bool = False
+    made_up_at: list[int] = field(default_factory=list)  # good steps when the made-up check fired
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"
@@ -199,6 +201,14 @@ class FinalTurn:
             waiting = waiting if len(waiting) > 1 else []
             run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed, waiting))
             return ModelTurn()
+        inputs, result, tools, items = made_up_inputs(run, self.content)
+        if inputs:
+            # The answer is a tool's result on numbers from nowhere ("100 + 200" for two prices): once, another
+            # tool must get real values first.
+            run.forced = frozenset(tools)
+            run.notice("final answer was computed from made-up inputs; another tool is required", numbers=inputs)
+            run.messages.append(prompting.made_up_notice(run.ctx.task, inputs, result, tools, items))
+            return ModelTurn()
         invented, latest, insisted = unsourced_numbers(run, self.content)
         if invented and insisted:
             # Sent back once already and the model insists on its own number: the tool's result wins.
@@ -300,7 +310,7 @@ def unused_named_tools(run: Run) -> list[str]:
 
 def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str]:
     """(the task's unused numbers, the items it lists that no call used, the last result) when the answer only
-    repeats that result. Checked once, and once more after a new result when the first notice named items (each
+    repeats that result. Fires once, and once more after a new result when the first notice named items (each
     item of "3 monitors and 2 keyboards" is a lookup of its own, and the sum is one more step)."""
     checked = run.unfinished_results
     if len(checked) >= 2 or run.final_only or not run.deps.settings.check_unfinished:
@@ -311,13 +321,15 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     result = done[-1].result or ""
     if checked and (result in checked or not run.unfinished_named):
         return [], [], ""
-    checked.append(result)
     # The model's own calls as well as what ran: a policy may have rewritten a number the model did use.
     proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [*proposed, *(step.call.arguments for step in done if step.call)]
     if not repeats_result(run.ctx.task, answer, result):
         return [], [], result
-    return premature(run.ctx.task, answer, result, used), unused_words(run), result
+    pending, unnamed = premature(run.ctx.task, answer, result, used), unused_words(run)
+    if pending or unnamed:  # only a check that fired counts: another check may send an answer back first
+        checked.append(result)
+    return pending, unnamed, result
 
 
 def unused_words(run: Run) -> list[str]:
@@ -355,6 +367,37 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
     calls = [step.call.arguments for step in done if step.call]
     results = [step.result or "" for step in done]
     return unsourced(run.ctx.task, answer, results, calls), results[-1], insisted
+
+
+def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], list[str]]:
+    """(made-up inputs, their result, the other tools to get values with, the task's items no call used yet) when
+    the answer is the result of a call on numbers from nowhere. Fires only when an offered tool the run has not
+    used could supply real values; once more after a new result (the model often fetches one item of two, then
+    repeats its made-up total)."""
+    settings = run.deps.settings
+    done = good_steps(run)
+    fired = run.made_up_at
+    if not settings.check_sources or run.final_only or settings.output_schema is not None:
+        return [], "", [], []
+    if len(fired) >= 2 or (fired and fired[-1] == len(done)):
+        return [], "", [], []
+    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
+    inputs, result = made_up(run.ctx.task, answer, steps)
+    makers = {s.call.name for s in done if s.call is not None and (s.result or "").strip() == result}
+    others = [spec.name for spec in run.specs if spec.name not in makers]
+    if not inputs or not others:
+        return [], "", [], []
+    fired.append(len(done))
+    return inputs, result, others, unused_items(run)
+
+
+def unused_items(run: Run) -> list[str]:
+    """The task's own content words that no call or result has (the candidates for values still to get)."""
+    docs = " ".join(f"{spec.description} {' '.join(spec.parameters.get('properties', {}))}" for spec in run.specs)
+    used = " ".join(
+        f"{json.dumps(s.call.arguments, ensure_ascii=False)} {s.result or ''}" for s in good_steps(run) if s.call
+    )
+    return [word for word in task_words(run.ctx.task, docs, {}) if not mentions(used, word)]
 
 
 def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:

@@ -9,7 +9,9 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 Role = Literal["system", "user", "assistant"]
 MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
 SectionKind = Literal["instructions", "rules", "tools", "block", "memory"]
-NoticeKind = Literal["retry", "repeat", "missing_tool", "review", "unfinished", "unsourced", "stale", "placeholder"]
+NoticeKind = Literal[
+    "retry", "repeat", "missing_tool", "review", "unfinished", "unsourced", "stale", "placeholder", "made_up"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +128,10 @@ class NoticePart:
     chain (`names`: the task's numbers no call used yet; `result`: the answer that only repeated a result), or an
     unsourced answer (`names`: its numbers that no tool returned; `result`: the latest tool result), or a stale
     call (it took `names` from an earlier call's input instead of that call's `result`; `call` is the call with
-    the result written in), or a placeholder call (`names`: values copied from the tool's docs; `message`: the
-    task's words to use instead; `result`: the error it got; `call`: the call written with the first word)."""
+    the result written in), or an answer computed from made-up inputs (`names`: the inputs; `result`: the
+    answer's tool result; `what`: the tools to get real values with; `results`: the task's items still to get),
+    or a placeholder call (`names`: values copied from the tool's docs; `message`: the task's words to use
+    instead; `result`: the error it got; `call`: the call written with the first word)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -319,6 +319,15 @@ def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
     return render(NoticePart("unsourced", task, result=latest, names=tuple(numbers)))
 
 
+def made_up_notice(
+    task: str, inputs: Sequence[str], result: str, tools: Sequence[str], items: Sequence[str] = ()
+) -> Message:
+    """`items`: the task's words no call used yet, named as the values to get."""
+    return render(
+        NoticePart("made_up", task, result=result, names=tuple(inputs), what=" or ".join(tools), results=tuple(items))
+    )
+
+
 def stale_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
     return render(NoticePart("stale", task, call=call, result=result, names=tuple(numbers)))
 
@@ -355,7 +364,7 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unfinished", "unsourced", "stale", "placeholder"):
+    if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up"):
         return _check_notice_text(part)
     if part.notice == "review":
         return (
@@ -370,27 +379,19 @@ def _check_notice_text(part: NoticePart) -> str:
     that took an earlier input instead of its result."""
     task, numbers = part.task, " and ".join(part.names)
     if part.notice == "unfinished":
-        uses = f"the task still uses {numbers} and" if numbers else "the task still"
-        if part.message:  # an item the task lists is still to fetch: that is the next step
-            return (
-                f"Not done yet: {clip(part.result)} is only the result of the last step; {uses} names "
-                f"{part.message}, which no call has used.\nTask: {task}\nCall a tool for {part.message} next."
-            )
-        if part.results:  # several results to combine: name them all, not only the last
-            values = ", ".join(clip(r, 40) for r in part.results)
-            return (
-                f"Not done yet: the results {values} are not combined yet, and the task still uses {numbers}.\n"
-                f"Task: {task}\nCall a tool for the next step with {values} and {numbers}."
-            )
-        return (
-            f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "
-            f"{numbers}.\nTask: {task}\nCall a tool for the next step with {clip(part.result)} and {numbers}."
-        )
+        return _unfinished_text(part)
     if part.notice == "unsourced":
         latest = f" The latest tool result is {clip(part.result)}." if part.result else ""
         return (
             f"No tool returned {' or '.join(part.names)}: do not calculate in your head.{latest}\nTask: {task}\n"
             "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
+        )
+    if part.notice == "made_up":
+        return (
+            f"Not done yet: {clip(part.result)} was computed from {numbers}, which are in neither the task nor any"
+            f" tool result: they were made up.\nTask: {task}\nGet each value the task needs"
+            + (f" ({', '.join(part.results)})" if part.results else "")
+            + f" with {part.what} first, then compute with the results."
         )
     if part.notice == "placeholder":
         fixed = part.call or ToolCall("the tool", {})
@@ -407,6 +408,27 @@ def _check_notice_text(part: NoticePart) -> str:
     return (
         f"Not run: {numbers} was the input of an earlier step, whose result is {clip(part.result)}.\n"
         f"Task: {task}\nCall {fixed.name} with the result instead, for example: {call}"
+    )
+
+
+def _unfinished_text(part: NoticePart) -> str:
+    """A chain stopped early: the numbers or listed items still to use, or the results still to combine."""
+    task, numbers = part.task, " and ".join(part.names)
+    uses = f"the task still uses {numbers} and" if numbers else "the task still"
+    if part.message:  # an item the task lists is still to fetch: that is the next step
+        return (
+            f"Not done yet: {clip(part.result)} is only the result of the last step; {uses} names "
+            f"{part.message}, which no call has used.\nTask: {task}\nCall a tool for {part.message} next."
+        )
+    if part.results:  # several results to combine: name them all, not only the last
+        values = ", ".join(clip(r, 40) for r in part.results)
+        return (
+            f"Not done yet: the results {values} are not combined yet, and the task still uses {numbers}.\n"
+            f"Task: {task}\nCall a tool for the next step with {values} and {numbers}."
+        )
+    return (
+        f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "
+        f"{numbers}.\nTask: {task}\nCall a tool for the next step with {clip(part.result)} and {numbers}."
     )
 
 

@@ -99,6 +99,35 @@ def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[di
     return list(dict.fromkeys(n for n in found if not any(_rounds_to(k, n) for k in known)))
 
 
+def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> tuple[list[str], str]:
+    """(the inputs, the result) when the answer is the result of a call whose inputs came from nowhere: two or
+    more numbers, none in the task, an earlier call or an earlier result. "What is the total price of one keyboard
+    and one mouse?" answered with calculator("100 + 200") = 300: the prices were made up instead of looked up. The
+    answer-side check (`unsourced`) cannot see it, since a tool did return 300."""
+    known = {round(abs(n), 12) for n in numbers_in(task)} | _spelled(task) | {0.0, 1.0}
+    written = _THOUSANDS.sub("", _json_text(answer.strip()))
+    answered = [match.group() for match in _NUMBER.finditer(written)]
+    for arguments, result in steps:
+        mine = [round(abs(v), 12) for v in _values(arguments)]
+        invented = len(set(mine)) >= 2 and not known.intersection(mine)
+        if invented and any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
+            return [_plain(v) for v in dict.fromkeys(mine)], result.strip()
+        known |= set(mine) | {round(abs(n), 12) for n in numbers_in(result)}
+    return [], ""
+
+
+# Numbers a task may write in words; a general English list, so "double it" is no made-up 2.
+_SPELLED = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100, "thousand": 1000, "million": 1e6, "dozen": 12,
+    "half": 0.5, "quarter": 0.25, "third": 1 / 3, "double": 2, "twice": 2, "triple": 3, "thrice": 3, "percent": 100,
+}  # fmt: skip
+
+
+def _spelled(task: str) -> set[float]:
+    return {round(float(_SPELLED[w]), 12) for w in re.findall(r"[a-z]+", task.lower()) if w in _SPELLED}
+
+
 def guessed(task: str, answer: str) -> list[str]:
     """The answer's numbers, when no tool ran and the task has numbers of its own: "5 miles a day, in km over 7
     days" answered 1.5 was worked out from 5 and 7 without the tools offered."""

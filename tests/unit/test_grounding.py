@@ -7,7 +7,7 @@ from typing import Literal
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.grounding import placeholders, task_words
+from agentcore.grounding import parallel_unused, placeholders, task_words
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -75,3 +75,12 @@ async def test_only_the_first_failed_placeholder_call_gets_the_notice() -> None:
     )
     await Agent(model, tools=[lookup]).run("What does a monitor cost?")
     assert model.requests[2].messages[-1].content.startswith("Error from lookup(")  # the plain error
+
+
+def test_quantities_are_no_values_and_items_joined_by_and_are_parallel() -> None:
+    task = "What is the total price of one keyboard and one mouse?"
+    assert task_words(task, DOC, SCHEMA) == ["keyboard", "mouse"]
+    assert parallel_unused("What do a keyboard and a mouse cost?", ["keyboard", "mouse"], "keyboard 45.9") == ["mouse"]
+    assert (
+        parallel_unused("Reverse the keyboard's name, then say hello to mouse", ["keyboard", "mouse"], "keyboard") == []
+    )

@@ -10,6 +10,7 @@ from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 from agentcore.unfinished import (
     guessed,
+    made_up,
     open_results,
     premature,
     stale_inputs,
@@ -278,3 +279,43 @@ async def test_without_named_items_the_unfinished_check_fires_once() -> None:
     model = ScriptedModel([call("lookup", key="laptop"), "899", call("lookup", key="chair"), "45"])
     result = await Agent(model, tools=[lookup, calculator]).run("What is the laptop price times 3 among 2 friends?")
     assert result.output == "45" and len(model.requests) == 4
+
+
+@pytest.mark.parametrize(
+    ("task", "answer", "steps", "inputs"),
+    [
+        # "the total price of a keyboard and a mouse" computed on invented prices
+        ("What do a keyboard and a mouse cost?", "300", [({"expression": "100 + 200"}, "300")], ["100", "200"]),
+        ("What do 2 chairs cost?", "170", [({"key": "chair"}, "85"), ({"expression": "85 * 2"}, "170")], []),
+        ("What is 12 times 7?", "84", [({"expression": "12 * 7"}, "84")], []),  # the task's own numbers
+        ("How many legs does a spider have?", "8", [({"expression": "6 * 8"}, "48")], []),  # not the answer
+        ("What is pi squared?", "9.87", [({"expression": "pi ** 2"}, "9.8696")], []),  # one number is no input set
+    ],
+)
+def test_made_up(task: str, answer: str, steps: list[tuple[dict[str, object], str]], inputs: list[str]) -> None:
+    assert made_up(task, answer, steps)[0] == inputs
+
+
+async def test_an_answer_computed_from_made_up_prices_goes_back_with_the_other_tool_required() -> None:
+    model = ScriptedModel(
+        [
+            call("calculator", expression="100*200"),
+            "20000",
+            call("lookup", key="laptop"),
+            call("lookup", key="chair"),
+            call("calculator", expression="899*45"),
+            "40455",
+        ]
+    )
+    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost, multiplied?")
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith("Not done yet: 20000 was computed from 100 and 200, which are in neither the task")
+    assert "(laptop, chair) with lookup first" in notice
+    assert [t.name for t in model.requests[2].tools] == ["lookup"] and not model.requests[2].allow_final
+    assert result.output == "40455"
+
+
+async def test_made_up_inputs_with_no_other_tool_to_get_values_are_left_alone() -> None:
+    model = ScriptedModel([call("calculator", expression="100*200"), "20000"])
+    result = await Agent(model, tools=[calculator]).run("What do a laptop and a chair cost, multiplied?")
+    assert result.output == "20000" and len(model.requests) == 2
