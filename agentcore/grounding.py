@@ -142,6 +142,17 @@ def parallel_unused(task: str, words: Sequence[str], used: str) -> list[str]:
     return [w for w in words if w not in done and (_lead(task, w) in leads or any(_joined(task, d, w) for d in done))]
 
 
+def listed_together(task: str, words: Sequence[str], used: str) -> bool:
+    """Whether two of the task's candidate `words` that the calls used stand in one list ("a keyboard and a
+    mouse", "3 monitors and 2 keyboards"): their results are parts of one answer, not a stray lookup."""
+    done = [w for w in words if mentions(used, w)]
+    return any(
+        _joined(task, a, b) or (_lead(task, a) is not None and _lead(task, a) == _lead(task, b))
+        for i, a in enumerate(done)
+        for b in done[i + 1 :]
+    )
+
+
 def _joined(task: str, first: str, second: str) -> bool:
     """Whether the task joins the two by "and", "or" or a comma ("a keyboard and a mouse"), either way round;
     an article or quantity may stand before the second."""

@@ -18,14 +18,17 @@ from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted, no_sink
-from agentcore.grounding import mentions, parallel_unused, placeholders, task_words, with_value
+from agentcore.grounding import listed_together, mentions, parallel_unused, placeholders, task_words, with_value
 from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
 from agentcore.unfinished import (
+    doubled,
     guessed,
+    leaves_out,
     made_up,
+    made_up_steps,
     open_results,
     premature,
     repeats_result,
@@ -90,6 +93,8 @@ class Run:
     unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
     guess_checked: bool = False
     stale_checked: bool = False
+    doubled_checked: bool = False
+    combine_checked: bool = False
     placeholder_checked: bool = False
     made_up_at: list[int] = field(default_factory=list)  # good steps when the made-up check fired
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
@@ -146,7 +151,7 @@ class ToolTurn:
         signature = self.call.signature()
         if signature in run.seen_calls:
             return repeated(run, self.call, signature)
-        if stale_call(run, self.call):
+        if stale_call(run, self.call) or doubled_call(run, self.call):
             return ModelTurn()
         decision = await run.deps.chain.before_tool(run.ctx, self.call)
         if isinstance(decision, Veto):
@@ -180,34 +185,7 @@ class FinalTurn:
 
     async def execute(self, run: Run) -> NextStep:
         run.messages.append(prompting.assistant_turn(None, self.content, self.raw))
-        missing = unused_named_tools(run)
-        if missing:
-            # A chain stopped one step early: the task names a tool that was never called. Once, force it.
-            run.forced = frozenset(missing)
-            run.notice("final answer before using a tool the task names; that tool is required next", tools=missing)
-            run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
-            return ModelTurn()
-        pending, unnamed, result = unfinished_numbers(run, self.content)
-        if pending or unnamed:
-            # A chain stopped after a step: the answer is that step's result while some number of the task, or
-            # an item it lists beside one already looked up, went into no call.
-            run.forced = frozenset(spec.name for spec in run.specs)
-            run.notice(
-                "final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed
-            )
-            run.unfinished_named = run.unfinished_named or bool(unnamed)
-            steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
-            waiting = open_results(steps)
-            waiting = waiting if len(waiting) > 1 else []
-            run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed, waiting))
-            return ModelTurn()
-        inputs, result, tools, items = made_up_inputs(run, self.content)
-        if inputs:
-            # The answer is a tool's result on numbers from nowhere ("100 + 200" for two prices): once, another
-            # tool must get real values first.
-            run.forced = frozenset(tools)
-            run.notice("final answer was computed from made-up inputs; another tool is required", numbers=inputs)
-            run.messages.append(prompting.made_up_notice(run.ctx.task, inputs, result, tools, items))
+        if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
         invented, latest, insisted = unsourced_numbers(run, self.content)
         if invented and insisted:
@@ -227,6 +205,62 @@ class FinalTurn:
             run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest))
             return ModelTurn()
         return accept(run, self.content)
+
+
+def missing_tool_check(run: Run, answer: str) -> bool:
+    """A chain stopped one step early: the task names a tool that was never called. Once, force it."""
+    missing = unused_named_tools(run)
+    if missing:
+        run.forced = frozenset(missing)
+        run.notice("final answer before using a tool the task names; that tool is required next", tools=missing)
+        run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
+    return bool(missing)
+
+
+def unfinished_check(run: Run, answer: str) -> bool:
+    """A chain stopped after a step: the answer is that step's result while some number of the task, or an item
+    it lists beside one already looked up, went into no call."""
+    pending, unnamed, result = unfinished_numbers(run, answer)
+    if not (pending or unnamed):
+        return False
+    run.forced = frozenset(spec.name for spec in run.specs)
+    run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
+    run.unfinished_named = run.unfinished_named or bool(unnamed)
+    steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    waiting = open_results(steps)
+    waiting = waiting if len(waiting) > 1 else []
+    run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed, waiting))
+    return True
+
+
+def uncombined_check(run: Run, answer: str) -> bool:
+    """Results of one tool are fetched (both prices) but not combined, and the answer restates one or guesses."""
+    uncombined = uncombined_results(run, answer)
+    if uncombined:
+        run.forced = frozenset(spec.name for spec in run.specs)
+        run.notice("final answer repeats one of the results still to combine", results=uncombined)
+        run.messages.append(prompting.unfinished_notice(run.ctx.task, [], uncombined[-1], (), uncombined))
+    return bool(uncombined)
+
+
+def made_up_check(run: Run, answer: str) -> bool:
+    """The answer is a tool's result on numbers from nowhere ("100 + 200" for two prices): another tool must get
+    real values first."""
+    inputs, result, tools, items = made_up_inputs(run, answer)
+    if inputs:
+        run.forced = frozenset(tools)
+        run.notice("final answer was computed from made-up inputs; another tool is required", numbers=inputs)
+        run.messages.append(prompting.made_up_notice(run.ctx.task, inputs, result, tools, items))
+    return bool(inputs)
+
+
+# The checks a final answer goes through, in order; the first that sends it back wins.
+ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
+    missing_tool_check,
+    unfinished_check,
+    uncombined_check,
+    made_up_check,
+)
 
 
 def accept(run: Run, content: str) -> NextStep:
@@ -325,7 +359,13 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [*proposed, *(step.call.arguments for step in done if step.call)]
     if not repeats_result(run.ctx.task, answer, result):
-        return [], [], result
+        # An answer with a number no tool returned, while a listed item was never fetched, is a guess at it
+        # ("39.95" for a keyboard and a mouse after the mouse alone): name the item rather than the arithmetic.
+        results = [step.result or "" for step in done]
+        unnamed = unused_words(run) if unsourced(run.ctx.task, answer, results, used) else []
+        if unnamed:
+            checked.append(result)
+        return [], unnamed, result
     pending, unnamed = premature(run.ctx.task, answer, result, used), unused_words(run)
     if pending or unnamed:  # only a check that fired counts: another check may send an answer back first
         checked.append(result)
@@ -335,11 +375,19 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
 def unused_words(run: Run) -> list[str]:
     """The task's own content words (not the tools' docs, not an instruction verb) that no call or result has,
     standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards."""
+    return parallel_unused(run.ctx.task, _candidates(run), _used_text(run))
+
+
+def _candidates(run: Run) -> list[str]:
     docs = " ".join(f"{spec.description} {' '.join(spec.parameters.get('properties', {}))}" for spec in run.specs)
-    used = " ".join(
+    return task_words(run.ctx.task, docs, {})
+
+
+def _used_text(run: Run) -> str:
+    """The good calls' arguments and results, as one text to find the task's words in."""
+    return " ".join(
         f"{json.dumps(s.call.arguments, ensure_ascii=False)} {s.result or ''}" for s in good_steps(run) if s.call
     )
-    return parallel_unused(run.ctx.task, task_words(run.ctx.task, docs, {}), used)
 
 
 def good_steps(run: Run) -> list[Step]:
@@ -393,11 +441,68 @@ def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], li
 
 def unused_items(run: Run) -> list[str]:
     """The task's own content words that no call or result has (the candidates for values still to get)."""
-    docs = " ".join(f"{spec.description} {' '.join(spec.parameters.get('properties', {}))}" for spec in run.specs)
-    used = " ".join(
-        f"{json.dumps(s.call.arguments, ensure_ascii=False)} {s.result or ''}" for s in good_steps(run) if s.call
-    )
-    return [word for word in task_words(run.ctx.task, docs, {}) if not mentions(used, word)]
+    used = _used_text(run)
+    return [word for word in _candidates(run) if not mentions(used, word)]
+
+
+def doubled_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that uses one result twice ("329 + 329") while the task lists, beside the item
+    looked up, one that no call has used ("a tablet and a pen"): the model took one price for both. The next turn
+    must call the tool that gave that result, and the notice writes that call out for the item still to get."""
+    if run.doubled_checked or not run.deps.settings.check_sources:
+        return False
+    done = [s for s in good_steps(run) if s.call is not None]
+    index = doubled(call.arguments, [s.result or "" for s in done])
+    items = unused_words(run) if index is not None else []
+    if index is None or not items:
+        return False
+    source = done[index].call
+    assert source is not None
+    run.doubled_checked, run.forced = True, frozenset({source.name})
+    value = (done[index].result or "").strip()
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {value} is used twice, but it is the value of one item only", True
+    run.notice("tool call uses one result twice while a listed item is still to get; not run", call=call.signature())
+    fixed = ToolCall(source.name, _with_item(run, source.arguments, items[0]))
+    run.messages.append(prompting.doubled_notice(run.ctx.task, fixed, value, items[0]))
+    return True
+
+
+def uncombined_results(run: Run, answer: str) -> list[str]:
+    """Once: the results of one tool still to combine (two looked-up prices that no call has used yet) when the
+    answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no tool returned
+    (their sum worked out in the model's head)."""
+    if run.combine_checked or run.final_only or not run.deps.settings.check_sources:
+        return []
+    done = [s for s in good_steps(run) if s.call is not None]
+    if not done:
+        return []
+    steps = [(s.call.arguments, s.result or "") for s in done if s.call is not None]
+    made = set(made_up_steps(run.ctx.task, steps))
+    waiting = set(open_results(steps))
+    last = done[-1].call.name if done[-1].call else ""
+    same = [
+        s.result or ""
+        for i, s in enumerate(done)
+        if s.call is not None and s.call.name == last and s.result in waiting and i not in made
+    ]
+    if len(same) < 2 or not listed_together(run.ctx.task, _candidates(run), _used_text(run)):
+        return []
+    calls = [arguments for arguments, _ in steps]
+    guessed_sum = unsourced(run.ctx.task, answer, [result for _, result in steps], calls)
+    if not (leaves_out(answer, same) or guessed_sum):
+        return []
+    run.combine_checked = True
+    return same
+
+
+def _with_item(run: Run, arguments: dict[str, Any], item: str) -> dict[str, Any]:
+    """The arguments with the task word they name replaced by `item` (the call written out for the next item)."""
+    words = [w for w in task_words(run.ctx.task, "", {}) if w != item]
+    return {
+        key: item if isinstance(value, str) and any(mentions(value, w) for w in words) else value
+        for key, value in arguments.items()
+    }
 
 
 def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:

@@ -130,7 +130,8 @@ class NoticePart:
     call (it took `names` from an earlier call's input instead of that call's `result`; `call` is the call with
     the result written in), or an answer computed from made-up inputs (`names`: the inputs; `result`: the
     answer's tool result; `what`: the tools to get real values with; `results`: the task's items still to get),
-    or a placeholder call (`names`: values copied from the tool's docs; `message`: the task's words to use
+    or a call that used one result twice (`result`: that value; `names`: the item still to get; `call`: the call
+    for it), or a placeholder call (`names`: values copied from the tool's docs; `message`: the task's words to use
     instead; `result`: the error it got; `call`: the call written with the first word)."""
 
     kind: ClassVar[MessageKind] = "notice"

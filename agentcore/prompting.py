@@ -328,6 +328,10 @@ def made_up_notice(
     )
 
 
+def doubled_notice(task: str, call: ToolCall, value: str, item: str) -> Message:
+    return render(NoticePart("doubled", task, call=call, result=value, names=(item,)))
+
+
 def stale_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
     return render(NoticePart("stale", task, call=call, result=result, names=tuple(numbers)))
 
@@ -364,7 +368,7 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up"):
+    if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
         return _check_notice_text(part)
     if part.notice == "review":
         return (
@@ -392,6 +396,14 @@ def _check_notice_text(part: NoticePart) -> str:
             f" tool result: they were made up.\nTask: {task}\nGet each value the task needs"
             + (f" ({', '.join(part.results)})" if part.results else "")
             + f" with {part.what} first, then compute with the results."
+        )
+    if part.notice == "doubled":
+        fixed = part.call or ToolCall("the tool", {})
+        example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+        return (
+            f"Not run: that call uses {clip(part.result)} twice, but {clip(part.result)} is the value of one item"
+            f" only. The task also names {numbers}, which no call has looked up yet.\nTask: {task}\n"
+            f"Call {fixed.name} for {numbers} first, for example: {example}"
         )
     if part.notice == "placeholder":
         fixed = part.call or ToolCall("the tool", {})
@@ -422,9 +434,10 @@ def _unfinished_text(part: NoticePart) -> str:
         )
     if part.results:  # several results to combine: name them all, not only the last
         values = ", ".join(clip(r, 40) for r in part.results)
+        still = f", and the task still uses {numbers}" if numbers else ""
         return (
-            f"Not done yet: the results {values} are not combined yet, and the task still uses {numbers}.\n"
-            f"Task: {task}\nCall a tool for the next step with {values} and {numbers}."
+            f"Not done yet: the results {values} are not combined yet{still}.\n"
+            f"Task: {task}\nCall a tool for the next step with {values}{' and ' + numbers if numbers else ''}."
         )
     return (
         f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "

@@ -77,6 +77,14 @@ def repeats_result(task: str, answer: str, result: str) -> bool:
     return bool(had and got & had) and not got - had - {abs(n) for n in numbers_in(task)}
 
 
+def leaves_out(answer: str, results: Sequence[str]) -> bool:
+    """Whether the answer restates some of the results but not all ("1.2 + 1.2 = 2.4" when 329 and 1.2 are to
+    be added): a combined answer shows a new number and none of them need appear."""
+    got = numbers_in(_json_text(answer.strip()))
+    shown = [any(abs(g - n) < 1e-9 for g in got for n in numbers_in(r)) for r in results]
+    return any(shown) and not all(shown)
+
+
 def open_results(steps: Sequence[tuple[Any, str]]) -> list[str]:
     """The numeric results of (arguments, result) steps, in order, that no later step's arguments use."""
     found = []
@@ -100,20 +108,30 @@ def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[di
 
 
 def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> tuple[list[str], str]:
-    """(the inputs, the result) when the answer is the result of a call whose inputs came from nowhere: two or
-    more numbers, none in the task, an earlier call or an earlier result. "What is the total price of one keyboard
-    and one mouse?" answered with calculator("100 + 200") = 300: the prices were made up instead of looked up. The
-    answer-side check (`unsourced`) cannot see it, since a tool did return 300."""
-    known = {round(abs(n), 12) for n in numbers_in(task)} | _spelled(task) | {0.0, 1.0}
+    """(the inputs, the result) when the answer is the result of a call whose inputs came from nowhere
+    (`made_up_steps`). "What is the total price of one keyboard and one mouse?" answered with
+    calculator("100 + 200") = 300: the prices were made up instead of looked up. The answer-side check
+    (`unsourced`) cannot see it, since a tool did return 300."""
     written = _THOUSANDS.sub("", _json_text(answer.strip()))
     answered = [match.group() for match in _NUMBER.finditer(written)]
-    for arguments, result in steps:
-        mine = [round(abs(v), 12) for v in _values(arguments)]
-        invented = len(set(mine)) >= 2 and not known.intersection(mine)
-        if invented and any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
-            return [_plain(v) for v in dict.fromkeys(mine)], result.strip()
-        known |= set(mine) | {round(abs(n), 12) for n in numbers_in(result)}
+    for index in made_up_steps(task, steps):
+        arguments, result = steps[index]
+        if any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
+            return [_plain(v) for v in dict.fromkeys(round(abs(v), 12) for v in _values(arguments))], result.strip()
     return [], ""
+
+
+def made_up_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
+    """The (arguments, result) steps whose inputs came from nowhere: two or more distinct numbers, none in the
+    task (digits or words), an earlier call or an earlier result."""
+    known = {round(abs(n), 12) for n in numbers_in(task)} | _spelled(task) | {0.0, 1.0}
+    found = []
+    for index, (arguments, result) in enumerate(steps):
+        mine = {round(abs(v), 12) for v in _values(arguments)}
+        if len(mine) >= 2 and not known & mine:
+            found.append(index)
+        known |= mine | {round(abs(n), 12) for n in numbers_in(result)}
+    return found
 
 
 # Numbers a task may write in words; a general English list, so "double it" is no made-up 2.
@@ -150,6 +168,18 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
         if name != tool and taken and numbers_in(result):
             return [_plain(n) for n in sorted(taken)], result
     return [], ""
+
+
+def doubled(arguments: Any, results: Sequence[str]) -> int | None:
+    """The index of the earlier result that this call uses twice ("329 + 329" after one lookup of 329), if any."""
+    counts: dict[float, int] = {}
+    for value in _values(arguments):
+        counts[round(abs(value), 12)] = counts.get(round(abs(value), 12), 0) + 1
+    for index in range(len(results) - 1, -1, -1):
+        values = {round(abs(n), 12) for n in numbers_in(results[index])}
+        if len(values) == 1 and counts.get(values.pop(), 0) >= 2:
+            return index
+    return None
 
 
 def with_result(arguments: Any, numbers: Sequence[str], result: str) -> Any:

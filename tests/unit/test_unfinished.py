@@ -30,6 +30,8 @@ def lookup(key: str) -> str:
 @tool
 def calculator(expression: str) -> str:
     """Evaluate arithmetic."""
+    if "+" in expression:
+        return str(sum(float(part) for part in expression.split("+")))
     left, _, right = expression.partition("*")
     return str(int(left) * int(right))
 
@@ -137,7 +139,7 @@ async def test_a_listed_item_never_looked_up_sends_the_answer_back_even_with_eve
             call("calculator", expression="899*3"),
             "2697",
             call("lookup", key="chair"),
-            call("calculator", expression="2742*1"),
+            call("calculator", expression="2697+45"),
             "2742",
         ]
     )
