@@ -7,7 +7,7 @@ from typing import Literal
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.grounding import parallel_unused, placeholders, task_words
+from agentcore.grounding import listed_together, parallel_unused, placeholders, task_words
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -84,3 +84,10 @@ def test_quantities_are_no_values_and_items_joined_by_and_are_parallel() -> None
     assert (
         parallel_unused("Reverse the keyboard's name, then say hello to mouse", ["keyboard", "mouse"], "keyboard") == []
     )
+
+
+def test_listed_together_needs_two_used_items_of_one_list() -> None:
+    words = ["monitors", "keyboards"]
+    assert listed_together("What do 3 monitors and 2 keyboards cost?", words, "monitor 215 keyboard 45.9")
+    assert not listed_together("What do 3 monitors and 2 keyboards cost?", words, "monitor 215")
+    assert not listed_together("Reverse the keyboard name and greet the mouse", ["keyboard", "mouse"], "mouse")

@@ -9,7 +9,9 @@ from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 from agentcore.unfinished import (
+    doubled,
     guessed,
+    leaves_out,
     made_up,
     open_results,
     premature,
@@ -321,3 +323,62 @@ async def test_made_up_inputs_with_no_other_tool_to_get_values_are_left_alone() 
     model = ScriptedModel([call("calculator", expression="100*200"), "20000"])
     result = await Agent(model, tools=[calculator]).run("What do a laptop and a chair cost, multiplied?")
     assert result.output == "20000" and len(model.requests) == 2
+
+
+def test_doubled_finds_a_result_used_twice() -> None:
+    assert doubled({"expression": "329 + 329"}, ["329", "15"]) == 0
+    assert doubled({"expression": "329 + 1.2"}, ["329", "1.2"]) is None
+    assert doubled({"expression": "2 * 2"}, ["329"]) is None  # not a result
+
+
+def test_leaves_out_some_results_but_not_a_combined_answer() -> None:
+    assert leaves_out("1.2 + 1.2 = 2.4", ["329", "1.2"])
+    assert not leaves_out("330.2", ["329", "1.2"])  # a new number: combined
+    assert not leaves_out("329 + 1.2 = 330.2", ["329", "1.2"])  # both shown
+
+
+async def test_one_price_taken_for_two_is_held_back_and_the_other_item_fetched_first() -> None:
+    model = ScriptedModel(
+        [
+            call("lookup", key="laptop"),
+            call("calculator", expression="899+899"),  # one price for both: not run
+            call("lookup", key="chair"),
+            "899 + 899 = 1798",  # restates one of the two prices: sent back
+            call("calculator", expression="899+45"),
+            "944",
+        ]
+    )
+    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost together?")
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith("Not run: that call uses 899 twice, but 899 is the value of one item only.")
+    assert notice.endswith('for example: {"tool": "lookup", "arguments": {"key": "chair"}}')
+    assert [t.name for t in model.requests[2].tools] == ["lookup"] and not model.requests[2].allow_final
+    assert model.requests[4].messages[-1].content.startswith("Not done yet: the results 899, 45 are not combined")
+    assert result.output == "944"
+    ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
+    assert {"expression": "899+899"} not in ran
+
+
+async def test_a_stray_lookup_before_the_right_one_is_not_a_sum_to_make() -> None:
+    # Only items the task lists together are parts of one answer: "the laptop price" after a chair lookup is not.
+    model = ScriptedModel([call("lookup", key="chair"), call("lookup", key="laptop"), "899"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What is the price of the laptop?")
+    assert result.output == "899" and len(model.requests) == 3
+
+
+async def test_a_guessed_sum_while_a_listed_item_is_unfetched_names_the_item() -> None:
+    model = ScriptedModel(
+        [
+            call("lookup", key="chair"),
+            "39.95",  # a guess while the laptop is unfetched: the laptop is named
+            call("lookup", key="laptop"),
+            "944",  # the sum worked out in the head: both prices are named to combine
+            call("calculator", expression="899+45"),
+            "944",
+        ]
+    )
+    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost together?")
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith("Not done yet: 45 is only the result of the last step; the task still names laptop,")
+    assert model.requests[4].messages[-1].content.startswith("Not done yet: the results 45, 899 are not combined")
+    assert result.output == "944"
