@@ -10,7 +10,7 @@ Role = Literal["system", "user", "assistant"]
 MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
 SectionKind = Literal["instructions", "rules", "tools", "block", "memory"]
 NoticeKind = Literal[
-    "retry", "repeat", "missing_tool", "review", "unfinished", "unsourced", "stale", "placeholder", "made_up"
+    "retry", "repeat", "missing_tool", "review", "unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"
 ]
 
 

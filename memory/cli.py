@@ -1,7 +1,7 @@
 """`agentcore memory ...`: inspect and edit a memory directory (long-term facts and EvolveR experience).
 
 stats | list [principles|facts|runs|experiences|skills] | show ID | search TEXT | remember TEXT | reflect |
-accumulate | prune | forget ID | promote ID | export | import | feedback RUN_ID good|bad. Readable text by
+accumulate | prune | forget ID | promote ID | export | import | feedback RUN_ID good|bad | teach FILE. Readable text by
 default, `--json` for scripts. The directory is `--dir`, else $AGENTCORE_MEMORY_DIR, else the agentcore cache
 folder's `memory/`. Reading commands never create a store.
 """
@@ -20,7 +20,7 @@ from typing import Any
 from agentcore.errors import UserError
 from agentcore.memory.directory import EXPERIENCE, LONG_TERM, Stores
 
-WRITERS = {"remember", "import"}  # the commands that may create a store
+WRITERS = {"remember", "import", "teach"}  # the commands that may create a store
 
 
 def default_dir() -> Path:
@@ -59,6 +59,8 @@ def add_memory_parser(sub: Any) -> None:
     feedback = actions.add_parser("feedback", help="the outcome of a run")
     feedback.add_argument("run_id")
     feedback.add_argument("verdict", choices=["good", "bad"])
+    teach = actions.add_parser("teach", help="record a worked example (a corrected run); reflect makes it a lesson")
+    teach.add_argument("file", help='JSON: {"task": ..., "calls": [{"tool", "arguments", "result"}], "answer": ...}')
 
 
 def run_memory(args: argparse.Namespace) -> int:
@@ -200,6 +202,32 @@ async def _feedback(stores: Stores, args: argparse.Namespace) -> Result:
     return {"run_id": args.run_id, "good": good}, f"run {args.run_id}: {args.verdict}"
 
 
+async def _teach(stores: Stores, args: argparse.Namespace) -> Result:
+    from agentcore.memory.principles import taught_run
+
+    task, calls, answer = _worked_example(Path(args.file))
+    run = taught_run(task, calls, answer)
+    stores.bank().record(run)
+    return {"run_id": run.id, "steps": len(calls)}, f"taught run {run.id} ({len(calls)} calls); reflect to learn it"
+
+
+def _worked_example(path: Path) -> tuple[str, list[tuple[str, dict[str, Any], str]], str]:
+    """The teach file's task, calls and answer; a clear error naming the field that is wrong."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise UserError(f"cannot read the worked example {path}: {exc}") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("task"), str) or "answer" not in data:
+        raise UserError(f'{path}: expected {{"task": TEXT, "calls": [...], "answer": ...}}')
+    calls = []
+    for index, item in enumerate(data.get("calls", [])):
+        ok = isinstance(item, dict) and isinstance(item.get("tool"), str) and isinstance(item.get("arguments"), dict)
+        if not ok or "result" not in item:
+            raise UserError(f"{path}: calls[{index}] needs tool (text), arguments (object) and result")
+        calls.append((item["tool"], item["arguments"], str(item["result"])))
+    return data["task"], calls, str(data["answer"])
+
+
 async def _export(stores: Stores, args: argparse.Namespace) -> Result:
     from agentcore.memory.transfer import export_lines
 
@@ -220,7 +248,7 @@ async def _import(stores: Stores, args: argparse.Namespace) -> Result:
 HANDLERS = {
     "stats": _stats, "list": _list, "show": _show, "search": _search, "remember": _remember,
     "reflect": _reflect, "accumulate": _accumulate, "prune": _prune, "forget": _forget, "promote": _promote,
-    "feedback": _feedback,
+    "feedback": _feedback, "teach": _teach,
     "export": _export, "import": _import,
 }  # fmt: skip
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ from agentcore.context import RunContext
 from agentcore.errors import UserError
 from agentcore.memory.base import MemoryRecord, MemoryStore
 from agentcore.memory.policy import MemoryPolicy
-from agentcore.memory.principles import PrincipleBank, Trajectory
+from agentcore.memory.principles import PrincipleBank, Trajectory, taught_run
 from agentcore.messages import MemoryItem
 
 if TYPE_CHECKING:
@@ -200,6 +200,16 @@ class Memory:
         if self.experience is None:
             raise UserError("this Memory has no experience store to give feedback to")
         return self.experience.feedback(run_id, good)
+
+    def teach(self, task: str, calls: Sequence[tuple[str, dict[str, Any], str]], answer: str) -> str:
+        """A person's worked example for a task, e.g. the correction of a failed run: (tool, arguments, result)
+        calls in order and the right answer. It is recorded as a confirmed, trusted success, so the next
+        `reflect()` makes it an active lesson like any verified run (no model call). Returns the run id."""
+        if self.experience is None:
+            raise UserError("this Memory has no experience store to teach")
+        trajectory = taught_run(task, calls, answer, family=self.family)
+        self.experience.record(trajectory)
+        return trajectory.id
 
     async def accumulate(self, model: Model) -> AccumulateReport:
         """XSkill's accumulation over the runs recorded since the last one (see `agentcore.memory.xskill`)."""

@@ -116,9 +116,22 @@ def grounded_lesson(t: Trajectory) -> tuple[str, str]:
     if not used:
         action = DIRECT
     else:
-        results = {c.result: f"<result of {c.tool}>" for c in used}
+        results = _result_names(used)
         action = "call " + ", then ".join(_render(c, pattern, results) for c in used)
     return pattern.text, f'For a task like "{pattern.text}": {action}.'
+
+
+def _result_names(used: list[Call]) -> dict[str, str]:
+    """Each used result's placeholder: `<result of lookup>`, numbered when a tool ran more than once (two prices
+    shown both as "<result of lookup>" were read as one price taken twice: "329 + 329")."""
+    counts = {c.tool: sum(1 for d in used if d.tool == c.tool) for c in used}
+    names: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for c in used:
+        seen[c.tool] = seen.get(c.tool, 0) + 1
+        number = f" {seen[c.tool]}" if counts[c.tool] > 1 else ""
+        names.setdefault(c.result, f"<result of {c.tool}{number}>")
+    return names
 
 
 def carries_tool_text(t: Trajectory) -> bool:

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from agentcore.errors import UserError
 from agentcore.memory.db import Database
 from agentcore.memory.embeddings import Embedder, default_embedder
+from agentcore.messages import ToolCall
 
 PrincipleType = Literal["guiding", "cautionary"]
 Triplet = tuple[str, str, str]
@@ -293,6 +295,19 @@ class PrincipleBank:
 
     def close(self) -> None:
         self.db.close()
+
+
+def taught_run(
+    task: str, calls: Sequence[tuple[str, dict[str, Any], str]], answer: str, *, family: str = ""
+) -> Trajectory:
+    """A person's worked example as a recorded run: a confirmed, trusted success (source "taught")."""
+    if not task.strip() or not str(answer).strip():
+        raise UserError("a worked example needs a task and its answer")
+    steps = tuple(f"{ToolCall(name, dict(arguments)).signature()} -> {result}" for name, arguments, result in calls)
+    return Trajectory(
+        id=new_id(), task=task, answer=str(answer), steps=steps, outcome=True, source="taught", trusted=True,
+        family=family,
+    )  # fmt: skip
 
 
 def new_id() -> str:

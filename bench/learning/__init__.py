@@ -12,6 +12,8 @@ Systems:
 - `evolver-failures`: the same bank, with the cautionary lessons of trusted failed runs (no block, no quarantined
   or echoed tool text) made active: what the strict rule costs.
 - `xskill`: XSkill experiences and skills (its own tables), accumulated after the train runs, no adapt stage.
+- `evolver-taught`: the evolver bank, where a person also corrected each failed train run (`Memory.teach` with
+  the task's reference calls and answer) before reflect: learning from corrections, not from the runs alone.
 
 Prints a table and, with `--out-dir DIR`, writes `DIR/learning.json` as {"systems": {NAME: {"test_success": ...}}}.
 The shipped split (bench/learning/train.jsonl, test.jsonl) shares no task; the test split was never used to tune.
@@ -36,7 +38,7 @@ from bench.suite import Task, load_task_file
 from bench.systems.common import warm_up
 
 HERE = Path(__file__).resolve().parent
-SYSTEMS = ("none", "evolver", "xskill", "evolver-failures")
+SYSTEMS = ("none", "evolver", "xskill", "evolver-failures", "evolver-taught")
 
 
 @dataclass(slots=True)
@@ -100,8 +102,11 @@ async def learn(
 
     bank = PrincipleBank(root / "experience.db")
     memory = Memory(experience=bank, xskill=XSkill(bank), remember_exchanges=False)
-    trained = _rate(await run_tasks(model, train, memory, max_steps, "train"))
+    outcomes = await run_tasks(model, train, memory, max_steps, "train")
+    trained = _rate(outcomes)
     out: dict[str, Any] = {}
+    if "evolver-taught" in systems:  # before reflect: the copy's runs are still pending
+        _copy_bank(root / "experience.db", root / "experience-taught.db")
     if any(name.startswith("evolver") for name in systems):
         report = await memory.reflect(model)
         print(f"  [reflect] {report.trajectories} runs, {report.model_calls} calls, {report.seconds:.1f}s: "
@@ -110,6 +115,8 @@ async def learn(
         for p in bank.all():
             print(f"    {p.id} {'active ' if p.active else 'waiting'} {p.type:10} {p.description}", file=sys.stderr)
         out["evolver"] = _learnt(trained, report.to_dict(), report.model_calls, report.seconds, report.trajectories)
+    if "evolver-taught" in systems:
+        out["evolver-taught"] = await _taught(model, train, outcomes, root / "experience-taught.db", trained)
     if "xskill" in systems:
         acc = await memory.accumulate(model)
         print(f"  [accumulate] {acc.runs} runs, {acc.model_calls} calls, {acc.seconds:.1f}s: {len(acc.added)} added, "
@@ -133,13 +140,42 @@ def _learnt(trained: float, report: dict[str, Any], calls: int, seconds: float, 
                                                   "seconds_per_trajectory": round(seconds / per, 2)}}  # fmt: skip
 
 
+async def _taught(
+    model: Any, train: Sequence[Task], outcomes: Sequence[Outcome], path: Path, trained: float
+) -> dict[str, Any]:
+    """Each failed train run corrected by its reference calls (run on the real tools) and answer, then reflect."""
+    from agentcore.memory import Memory, PrincipleBank
+
+    bank = PrincipleBank(path)
+    memory = Memory(experience=bank, remember_exchanges=False)
+    taught = 0
+    for task, outcome in zip(train, outcomes, strict=True):
+        if outcome.ok or not task.ref:
+            continue
+        calls = [(c["tool"], c["arguments"], toolbox.call(c["tool"], c["arguments"])) for c in task.ref]
+        memory.family = task.family
+        memory.teach(task.task, calls, str(task.check["value"]))
+        taught += 1
+    report = await memory.reflect(model)
+    print(f"  [reflect, taught {taught}] {report.trajectories} runs: {len(report.inserted)} active", file=sys.stderr)
+    for p in bank.all(active_only=True):
+        print(f"    {p.id} active {p.type:10} {p.description}", file=sys.stderr)
+    bank.close()
+    learnt = _learnt(trained, report.to_dict(), report.model_calls, report.seconds, report.trajectories)
+    return {**learnt, "taught": taught}
+
+
+def _copy_bank(source: Path, target: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{source}{suffix}").exists():
+            shutil.copy(f"{source}{suffix}", f"{target}{suffix}")
+
+
 def open_failures(source: Path, target: Path) -> int:
     """A copy of the bank with trusted failures' cautionary lessons made active; returns how many."""
     from agentcore.memory import PrincipleBank
 
-    for suffix in ("", "-wal", "-shm"):
-        if Path(f"{source}{suffix}").exists():
-            shutil.copy(f"{source}{suffix}", f"{target}{suffix}")
+    _copy_bank(source, target)
     bank = PrincipleBank(target)
     waiting = [p for p in bank.all() if not p.active and p.why.endswith("waits for a confirmed success")]
     for p in waiting:
@@ -177,7 +213,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             tested = summary(await run_tasks(model, test, memory, args.max_steps, name))
             systems[name] = {**tested, **learnt["xskill"], "active_principles": len(XSkill(bank).experiences())}
         else:
-            path, extra = root / "experience.db", {}
+            path, extra, source = root / "experience.db", {}, learnt.get("evolver", {})
+            if name == "evolver-taught":
+                path, source = root / "experience-taught.db", learnt["evolver-taught"]
             if name == "evolver-failures":
                 path = root / "experience-failures.db"
                 extra["opened"] = open_failures(root / "experience.db", path)
@@ -185,7 +223,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             extra["active_principles"] = len(bank.all(active_only=True))
             memory = Memory(experience=bank, learn=False)
             tested = summary(await run_tasks(model, test, memory, args.max_steps, name))
-            systems[name] = {**tested, **learnt["evolver"], **extra}
+            systems[name] = {**tested, **source, **extra}
     shutil.rmtree(root, ignore_errors=True)
     return {"command": " ".join(["python -m bench.learning", *sys.argv[1:]]), "model": DEFAULT_MODEL,
             "train": str(args.train), "test": str(args.test), "systems": systems}  # fmt: skip

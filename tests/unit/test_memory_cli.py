@@ -110,3 +110,19 @@ def test_list_experiences_and_skills(tmp_path: Path, capsys: pytest.CaptureFixtu
     code, out, _ = cli(capsys, "--dir", str(tmp_path), "list", "experiences")
     assert code == 0 and out.strip() == "E1  When a task says miles, use mi."
     assert cli(capsys, "--dir", str(tmp_path), "list", "skills")[1].strip() == "(none)"
+
+
+def test_teach_records_a_worked_example_and_a_bad_file_names_the_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    example = tmp_path / "example.json"
+    calls = [{"tool": "unit_convert", "arguments": {"value": 8, "from_unit": "km", "to_unit": "mi"}, "result": 4.97}]
+    example.write_text(json.dumps({"task": "Convert 8 km to miles.", "calls": calls, "answer": "4.97"}))
+    code, out, _ = cli(capsys, "--dir", str(tmp_path / "mem"), "--json", "teach", str(example))
+    run_id = json.loads(out)["run_id"]
+    taught = PrincipleBank(tmp_path / "mem" / "experience.db", create=False).trajectory(run_id)
+    assert code == 0 and taught is not None and taught.outcome is True and taught.source == "taught"
+    assert taught.steps == ('unit_convert({"from_unit": "km", "to_unit": "mi", "value": 8}) -> 4.97',)
+    example.write_text(json.dumps({"task": "Convert 8 km to miles.", "calls": [{"tool": "x"}], "answer": "1"}))
+    code, _, err = cli(capsys, "--dir", str(tmp_path / "mem"), "teach", str(example))
+    assert code == 1 and "calls[0] needs tool (text), arguments (object) and result" in err

@@ -346,7 +346,7 @@ def test_a_successs_lesson_is_the_calls_that_fed_its_answer() -> None:
     assert trigger == "What do a mouse and a pen cost together?"
     assert text == (
         f'For a task like "{trigger}": call lookup(key="mouse", table="prices"), then lookup(key="pen", '
-        'table="prices"), then calculator(expression="<result of lookup> + <result of lookup>").'
+        'table="prices"), then calculator(expression="<result of lookup 1> + <result of lookup 2>").'
     )
     steps = ('unit_convert({"from_unit": "km", "to_unit": "mi", "value": 8}) -> 4.97097',)
     rounded = Trajectory("r", "Convert 8 km to miles.", "about 4.97 miles", steps, outcome=True)
@@ -392,3 +392,37 @@ async def test_a_failures_lesson_that_restates_the_task_or_the_prompt_is_rejecte
     model = ScriptedModel([lesson("convert", "convert 3 gallons to liters")])
     report = await Reflector(bank, model).reflect()
     assert report.rejected == ["r1"] and bank.all() == [] and bank.pending() == []  # reflected, not retried
+
+
+def test_a_taught_example_becomes_an_active_lesson_for_its_kind_of_task(tmp_path: Path) -> None:
+    """A person corrects a failed run (`Memory.teach`); reflect makes it a worked example (no model call) that the
+    real MiniLM embedder recalls for a task of the same kind and not for another."""
+    import asyncio
+
+    bank = PrincipleBank(tmp_path / "exp.db")
+    memory = Memory(experience=bank, learn=False)
+    calls = [
+        ("lookup", {"table": "prices", "key": "keyboard"}, "45.9"),
+        ("lookup", {"table": "prices", "key": "mouse"}, "19.95"),
+        ("calculator", {"expression": "45.9 + 19.95"}, "65.85"),
+    ]
+    run_id = memory.teach("What do a keyboard and a mouse cost together?", calls, "65.85")
+    taught = bank.trajectory(run_id)
+    assert taught is not None and taught.outcome is True and taught.trusted and taught.source == "taught"
+    report = asyncio.run(memory.reflect(ScriptedModel([])))
+    assert len(report.inserted) == 1 and report.model_calls == 0
+    lesson = (
+        'For a task like "What do a keyboard and a mouse cost together?": call lookup(key="keyboard", '
+        'table="prices"), then lookup(key="mouse", table="prices"), then calculator(expression="<result of '
+        'lookup 1> + <result of lookup 2>").'
+    )
+    assert [p.description for p in bank.all(active_only=True)] == [lesson]
+    assert [i.text for i in memory._lessons("What do a tablet and a webcam cost together?")] == [lesson]
+    assert memory._lessons("What is the capital of Peru?") == []
+
+
+def test_teaching_needs_a_task_an_answer_and_an_experience_store(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="needs a task and its answer"):
+        Memory(experience=PrincipleBank(tmp_path / "exp.db"), learn=False).teach("Add 2 and 3.", [], " ")
+    with pytest.raises(UserError, match="no experience store"):
+        Memory(experience=None, learn=False).teach("Add 2 and 3.", [], "5")
