@@ -59,3 +59,14 @@ async def test_the_tool_result_wins_over_an_answer_the_model_insists_on(qwen: Ll
     replaced = [e for e in result.trace if e["kind"] == "notice" and "replaced by the tool's result" in e["message"]]
     assert replaced and replaced[0]["result"] == "1929"
     assert str(result.output).strip() == "1929"
+
+
+async def test_an_implicit_sum_gets_both_prices_and_adds_them(qwen: LlamaCppModel) -> None:
+    """An implicit chain: nothing in "What do a pen and a notebook cost together?" says "look up, then add". This
+    model looked up "product", then one item, and answered with that price or added it to itself; the checks name
+    the other item (listed with "and") and the results still to combine, so the answer is the sum of both."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup", "calculator"]))
+    result = await agent.run("What do a pen and a notebook cost together?")
+    looked_up = {step.call.arguments.get("key") for step in result.steps if step.call and not step.tool_error}
+    assert {"pen", "notebook"} <= looked_up
+    assert "4.7" in str(result.output)
