@@ -8,7 +8,6 @@ and sync tools run in threads.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,23 +17,12 @@ from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted, no_sink
-from agentcore.grounding import listed_together, mentions, parallel_unused, placeholders, task_words, with_value
-from agentcore.messages import CallPart, Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
+from agentcore.loop_checks import ANSWER_CHECKS, doubled_call, placeholder_call, stale_call, unsourced_numbers
+from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.policy import Chain, Veto
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
 from agentcore.unfinished import (
-    doubled,
-    guessed,
-    leaves_out,
-    made_up,
-    made_up_steps,
-    open_results,
-    premature,
-    repeats_result,
-    stale_inputs,
-    unsourced,
-    with_result,
     with_tool_value,
 )
 
@@ -207,62 +195,6 @@ class FinalTurn:
         return accept(run, self.content)
 
 
-def missing_tool_check(run: Run, answer: str) -> bool:
-    """A chain stopped one step early: the task names a tool that was never called. Once, force it."""
-    missing = unused_named_tools(run)
-    if missing:
-        run.forced = frozenset(missing)
-        run.notice("final answer before using a tool the task names; that tool is required next", tools=missing)
-        run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
-    return bool(missing)
-
-
-def unfinished_check(run: Run, answer: str) -> bool:
-    """A chain stopped after a step: the answer is that step's result while some number of the task, or an item
-    it lists beside one already looked up, went into no call."""
-    pending, unnamed, result = unfinished_numbers(run, answer)
-    if not (pending or unnamed):
-        return False
-    run.forced = frozenset(spec.name for spec in run.specs)
-    run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
-    run.unfinished_named = run.unfinished_named or bool(unnamed)
-    steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
-    waiting = open_results(steps)
-    waiting = waiting if len(waiting) > 1 else []
-    run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed, waiting))
-    return True
-
-
-def uncombined_check(run: Run, answer: str) -> bool:
-    """Results of one tool are fetched (both prices) but not combined, and the answer restates one or guesses."""
-    uncombined = uncombined_results(run, answer)
-    if uncombined:
-        run.forced = frozenset(spec.name for spec in run.specs)
-        run.notice("final answer repeats one of the results still to combine", results=uncombined)
-        run.messages.append(prompting.unfinished_notice(run.ctx.task, [], uncombined[-1], (), uncombined))
-    return bool(uncombined)
-
-
-def made_up_check(run: Run, answer: str) -> bool:
-    """The answer is a tool's result on numbers from nowhere ("100 + 200" for two prices): another tool must get
-    real values first."""
-    inputs, result, tools, items = made_up_inputs(run, answer)
-    if inputs:
-        run.forced = frozenset(tools)
-        run.notice("final answer was computed from made-up inputs; another tool is required", numbers=inputs)
-        run.messages.append(prompting.made_up_notice(run.ctx.task, inputs, result, tools, items))
-    return bool(inputs)
-
-
-# The checks a final answer goes through, in order; the first that sends it back wins.
-ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
-    missing_tool_check,
-    unfinished_check,
-    uncombined_check,
-    made_up_check,
-)
-
-
 def accept(run: Run, content: str) -> NextStep:
     try:
         run.output = run.deps.parse_output(content)
@@ -331,215 +263,6 @@ def refuse_unoffered(run: Run, call: ToolCall) -> NextStep:
     return retry_output(
         run, "model", f"Calling {call.name}", f"tool {call.name!r} is not available (offered: {offered})"
     )
-
-
-def unused_named_tools(run: Run) -> list[str]:
-    """Tools the task names ("use the calculator") that the run has not called; checked once per run."""
-    if run.forced_once or run.final_only:
-        return []
-    run.forced_once = True
-    called = {step.call.name for step in run.steps if step.call is not None}
-    return [name for name in prompting.named_tools(run.ctx.task, run.specs) if name not in called]
-
-
-def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str]:
-    """(the task's unused numbers, the items it lists that no call used, the last result) when the answer only
-    repeats that result. Fires once, and once more after a new result when the first notice named items (each
-    item of "3 monitors and 2 keyboards" is a lookup of its own, and the sum is one more step)."""
-    checked = run.unfinished_results
-    if len(checked) >= 2 or run.final_only or not run.deps.settings.check_unfinished:
-        return [], [], ""
-    done = good_steps(run)
-    if not done:
-        return [], [], ""
-    result = done[-1].result or ""
-    if checked and (result in checked or not run.unfinished_named):
-        return [], [], ""
-    # The model's own calls as well as what ran: a policy may have rewritten a number the model did use.
-    proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
-    used = [*proposed, *(step.call.arguments for step in done if step.call)]
-    if not repeats_result(run.ctx.task, answer, result):
-        # An answer with a number no tool returned, while a listed item was never fetched, is a guess at it
-        # ("39.95" for a keyboard and a mouse after the mouse alone): name the item rather than the arithmetic.
-        results = [step.result or "" for step in done]
-        unnamed = unused_words(run) if unsourced(run.ctx.task, answer, results, used) else []
-        if unnamed:
-            checked.append(result)
-        return [], unnamed, result
-    pending, unnamed = premature(run.ctx.task, answer, result, used), unused_words(run)
-    if pending or unnamed:  # only a check that fired counts: another check may send an answer back first
-        checked.append(result)
-    return pending, unnamed, result
-
-
-def unused_words(run: Run) -> list[str]:
-    """The task's own content words (not the tools' docs, not an instruction verb) that no call or result has,
-    standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards."""
-    return parallel_unused(run.ctx.task, _candidates(run), _used_text(run))
-
-
-def _candidates(run: Run) -> list[str]:
-    docs = " ".join(f"{spec.description} {' '.join(spec.parameters.get('properties', {}))}" for spec in run.specs)
-    return task_words(run.ctx.task, docs, {})
-
-
-def _used_text(run: Run) -> str:
-    """The good calls' arguments and results, as one text to find the task's words in."""
-    return " ".join(
-        f"{json.dumps(s.call.arguments, ensure_ascii=False)} {s.result or ''}" for s in good_steps(run) if s.call
-    )
-
-
-def good_steps(run: Run) -> list[Step]:
-    return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
-
-
-def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
-    """(the answer's numbers that no tool returned, the latest result, whether this answer was sent back for
-    that already). Before any good call, an answer with numbers to a task with numbers counts too (once): it was
-    worked out without the tools. Typed outputs are not checked: a schema's numbers (a score, a count, an id) are
-    often the model's to give."""
-    settings = run.deps.settings
-    if not settings.check_sources or not run.specs or settings.output_schema is not None:
-        return [], "", False
-    done = good_steps(run)
-    if not done:
-        if run.guess_checked or run.final_only:
-            return [], "", False
-        run.guess_checked = True
-        return guessed(run.ctx.task, answer), "", False
-    insisted = run.unsourced_sent
-    if not insisted and (run.sources_checked or run.final_only):
-        return [], "", False
-    run.sources_checked = True
-    calls = [step.call.arguments for step in done if step.call]
-    results = [step.result or "" for step in done]
-    return unsourced(run.ctx.task, answer, results, calls), results[-1], insisted
-
-
-def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], list[str]]:
-    """(made-up inputs, their result, the other tools to get values with, the task's items no call used yet) when
-    the answer is the result of a call on numbers from nowhere. Fires only when an offered tool the run has not
-    used could supply real values; once more after a new result (the model often fetches one item of two, then
-    repeats its made-up total)."""
-    settings = run.deps.settings
-    done = good_steps(run)
-    fired = run.made_up_at
-    if not settings.check_sources or run.final_only or settings.output_schema is not None:
-        return [], "", [], []
-    if len(fired) >= 2 or (fired and fired[-1] == len(done)):
-        return [], "", [], []
-    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
-    inputs, result = made_up(run.ctx.task, answer, steps)
-    makers = {s.call.name for s in done if s.call is not None and (s.result or "").strip() == result}
-    others = [spec.name for spec in run.specs if spec.name not in makers]
-    if not inputs or not others:
-        return [], "", [], []
-    fired.append(len(done))
-    return inputs, result, others, unused_items(run)
-
-
-def unused_items(run: Run) -> list[str]:
-    """The task's own content words that no call or result has (the candidates for values still to get)."""
-    used = _used_text(run)
-    return [word for word in _candidates(run) if not mentions(used, word)]
-
-
-def doubled_call(run: Run, call: ToolCall) -> bool:
-    """Hold back, once, a call that uses one result twice ("329 + 329") while the task lists, beside the item
-    looked up, one that no call has used ("a tablet and a pen"): the model took one price for both. The next turn
-    must call the tool that gave that result, and the notice writes that call out for the item still to get."""
-    if run.doubled_checked or not run.deps.settings.check_sources:
-        return False
-    done = [s for s in good_steps(run) if s.call is not None]
-    index = doubled(call.arguments, [s.result or "" for s in done])
-    items = unused_words(run) if index is not None else []
-    if index is None or not items:
-        return False
-    source = done[index].call
-    assert source is not None
-    run.doubled_checked, run.forced = True, frozenset({source.name})
-    value = (done[index].result or "").strip()
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {value} is used twice, but it is the value of one item only", True
-    run.notice("tool call uses one result twice while a listed item is still to get; not run", call=call.signature())
-    fixed = ToolCall(source.name, _with_item(run, source.arguments, items[0]))
-    run.messages.append(prompting.doubled_notice(run.ctx.task, fixed, value, items[0]))
-    return True
-
-
-def uncombined_results(run: Run, answer: str) -> list[str]:
-    """Once: the results of one tool still to combine (two looked-up prices that no call has used yet) when the
-    answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no tool returned
-    (their sum worked out in the model's head)."""
-    if run.combine_checked or run.final_only or not run.deps.settings.check_sources:
-        return []
-    done = [s for s in good_steps(run) if s.call is not None]
-    if not done:
-        return []
-    steps = [(s.call.arguments, s.result or "") for s in done if s.call is not None]
-    made = set(made_up_steps(run.ctx.task, steps))
-    waiting = set(open_results(steps))
-    last = done[-1].call.name if done[-1].call else ""
-    same = [
-        s.result or ""
-        for i, s in enumerate(done)
-        if s.call is not None and s.call.name == last and s.result in waiting and i not in made
-    ]
-    if len(same) < 2 or not listed_together(run.ctx.task, _candidates(run), _used_text(run)):
-        return []
-    calls = [arguments for arguments, _ in steps]
-    guessed_sum = unsourced(run.ctx.task, answer, [result for _, result in steps], calls)
-    if not (leaves_out(answer, same) or guessed_sum):
-        return []
-    run.combine_checked = True
-    return same
-
-
-def _with_item(run: Run, arguments: dict[str, Any], item: str) -> dict[str, Any]:
-    """The arguments with the task word they name replaced by `item` (the call written out for the next item)."""
-    words = [w for w in task_words(run.ctx.task, "", {}) if w != item]
-    return {
-        key: item if isinstance(value, str) and any(mentions(value, w) for w in words) else value
-        for key, value in arguments.items()
-    }
-
-
-def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
-    """Once, a failed call whose string argument is a word of the tool's own docs and not of the task
-    (`lookup(key="product")`) gets, instead of the plain error, a notice naming the task's words to use and the
-    call written out with the first. Only failed calls: docs often list the valid values themselves."""
-    spec = next((s for s in run.specs if s.name == call.name), None)
-    if run.placeholder_checked or spec is None or not run.deps.settings.check_sources:
-        return False
-    results = [s.result or "" for s in good_steps(run)]
-    copied = placeholders(call.arguments, spec.description, spec.parameters, run.ctx.task, results)
-    if not copied:
-        return False
-    run.placeholder_checked, run.forced = True, frozenset({call.name})
-    words = task_words(run.ctx.task, spec.description, spec.parameters)
-    run.notice("tool call argument copied from the tool's description", call=call.signature(), values=copied)
-    fixed = ToolCall(call.name, with_value(call.arguments, copied, words[0])) if words else call
-    run.messages.append(prompting.placeholder_notice(run.ctx.task, fixed, copied, words, error))
-    return True
-
-
-def stale_call(run: Run, call: ToolCall) -> bool:
-    """Hold back, once, a call that takes an earlier call's input where that call's result belongs; the next turn
-    must call the same tool (the model was mid-step)."""
-    if run.stale_checked or not run.deps.settings.check_sources:
-        return False
-    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
-    taken, result = stale_inputs(call.arguments, earlier, call.name)
-    if not taken:
-        return False
-    run.stale_checked, run.forced = True, frozenset({call.name})
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {' and '.join(taken)} should be the earlier result {result}", True
-    run.notice("tool call reuses an earlier input instead of its result; not run", call=call.signature(), numbers=taken)
-    fixed = ToolCall(call.name, with_result(call.arguments, taken, result))
-    run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
-    return True
 
 
 def build_request(run: Run) -> ModelRequest:
