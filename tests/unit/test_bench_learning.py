@@ -74,3 +74,9 @@ def test_open_failures_promotes_only_trusted_failures(tmp_path: Path) -> None:
     assert copy.get(failed.id).active and not copy.get(poisoned.id).active  # type: ignore[union-attr]
     original = PrincipleBank(tmp_path / "experience.db", embedder=Flat())
     assert not original.get(failed.id).active  # type: ignore[union-attr]
+
+
+def test_the_second_test_split_is_new_tasks_of_the_same_families() -> None:
+    fresh = load_task_file(HERE / "test2.jsonl")  # written after run 5, run once (docs/memory.md)
+    assert len(fresh) >= 20 and {t.family for t in fresh} == {t.family for t in TEST}
+    assert not {t.task.lower() for t in fresh} & {t.task.lower() for t in TRAIN + TEST + DEV}
