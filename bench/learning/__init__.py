@@ -17,6 +17,8 @@ Systems:
 
 Prints a table and, with `--out-dir DIR`, writes `DIR/learning.json` as {"systems": {NAME: {"test_success": ...}}}.
 The shipped split (bench/learning/train.jsonl, test.jsonl) shares no task; the test split was never used to tune.
+dev.jsonl is the tuning split; test2.jsonl is a second held-out split of new tasks, written after test.jsonl's
+second use (`--test bench/learning/test2.jsonl`).
 """
 
 from __future__ import annotations
