@@ -1,104 +1,26 @@
 """The run loop as a small typed state machine: ModelTurn -> ToolTurn -> ModelTurn ... -> Finish.
 
-Each step is a short coroutine that returns the next step. `Run` holds the state; `RunDeps` is all the loop
-knows of its owner: the model, the toolset, the policy chain (the agent's own hooks are its innermost policy),
-the settings and the output parser. The loop never sees the Agent. Nothing here blocks the event loop: models
+Each step is a short coroutine that returns the next step. `Run` holds the state (`agentcore.run_state`);
+`RunDeps` is all the loop knows of its owner: the model, the toolset, the policy chain (the agent's own hooks are
+its innermost policy), the settings and the output parser. The loop never sees the Agent. Nothing here blocks the event loop: models
 and sync tools run in threads.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from agentcore import prompting
-from agentcore.context import RunContext
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
-from agentcore.events import Event, ModelCalled, Notice, ToolCalled, ToolStarted, no_sink
+from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.loop_checks import ANSWER_CHECKS, doubled_call, placeholder_call, stale_call, unsourced_numbers
-from agentcore.messages import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
-from agentcore.policy import Chain, Veto
-from agentcore.result import Ledger, RunStatus, Step
-from agentcore.steps import StepPlan
-from agentcore.unfinished import (
-    with_tool_value,
-)
-
-if TYPE_CHECKING:
-    from agentcore.models.base import Model
-    from agentcore.tools.toolset import Toolset
-
-
-@dataclass(frozen=True, slots=True)
-class LoopSettings:
-    max_steps: int = 8
-    max_tokens: int = 256
-    retries: int = 2  # model-output and final-answer retries; tools have their own (Toolset.tool_settings)
-    think: int = 0
-    output_schema: dict[str, Any] | None = None
-    constrain_final: bool = True
-    check_unfinished: bool = True  # agentcore.unfinished: a final answer that only repeats a result goes back once
-    check_sources: bool = True  # agentcore.unfinished: a final answer with numbers no tool returned goes back once
-
-
-@dataclass(frozen=True, slots=True)
-class RunDeps:
-    """What a run needs from whoever started it."""
-
-    model: Model
-    toolset: Toolset
-    chain: Chain
-    settings: LoopSettings
-    parse_output: Callable[[str], Any]
-
-
-@dataclass(slots=True)
-class Run:
-    """Mutable state of one run."""
-
-    deps: RunDeps
-    ctx: RunContext[Any]
-    specs: tuple[ToolSpec, ...]
-    messages: list[Message]
-    emit: Callable[[Event], None]
-    steps: list[Step] = field(default_factory=list)
-    ledger: Ledger = field(default_factory=Ledger)
-    seen_calls: dict[str, str] = field(default_factory=dict)
-    failed_calls: set[str] = field(default_factory=set)
-    tool_retries: dict[str, int] = field(default_factory=dict)  # per tool name
-    output_retries: dict[str, int] = field(default_factory=dict)  # "model" output, "output" type
-    final_only: bool = False
-    excluded: frozenset[str] = frozenset()
-    offered: frozenset[str] = frozenset()  # the tools of the last turn's request: nothing else may run
-    repeats: int = 0
-    forced: frozenset[str] | None = None  # tools the next turn must call (None: no constraint; used once)
-    forced_once: bool = False
-    unfinished_results: list[str] = field(default_factory=list)  # results an answer repeated; checked twice
-    unfinished_named: bool = False  # an unfinished notice named task values no call used: one more check allowed
-    sources_checked: bool = False
-    unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
-    guess_checked: bool = False
-    stale_checked: bool = False
-    doubled_checked: bool = False
-    combine_checked: bool = False
-    placeholder_checked: bool = False
-    made_up_at: list[int] = field(default_factory=list)  # good steps when the made-up check fired
-    plan: StepPlan = field(default_factory=lambda: StepPlan(()))
-    output: Any = None
-    status: RunStatus = "completed"
-    error: str | None = None
-    failure: BaseException | None = None  # what ended the run abnormally (re-raised by the owner)
-    model_name: str = ""
-
-    @property
-    def usage(self) -> Usage:
-        return self.ctx.usage  # child runs add theirs here too
-
-    def notice(self, message: str, **data: Any) -> None:
-        self.ctx.record("notice", message=message, **data)
-        self.emit(Notice(self.ctx.run_id, self.ctx.step, message, data))
+from agentcore.messages import ModelRequest, ModelResponse, ToolCall
+from agentcore.policy import Veto
+from agentcore.result import RunStatus, Step
+from agentcore.run_state import Run
+from agentcore.unfinished import with_tool_value
 
 
 @dataclass(frozen=True, slots=True)

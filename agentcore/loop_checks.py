@@ -33,7 +33,7 @@ from agentcore.unfinished import (
 )
 
 if TYPE_CHECKING:
-    from agentcore.loop import Run
+    from agentcore.run_state import Run
 
 
 def missing_tool_check(run: Run, answer: str) -> bool:

@@ -24,10 +24,11 @@ from agentcore.errors import (
     UsageLimitExceeded,
 )
 from agentcore.events import Event, Notice, RunFinished, RunStarted, global_sinks, no_sink
-from agentcore.loop import LoopSettings, Run, RunDeps, drive
+from agentcore.loop import drive
 from agentcore.messages import Message, Usage
 from agentcore.policy import Chain, Policy
 from agentcore.result import Ledger, RunResult, RunStatus
+from agentcore.run_state import LoopSettings, Run, RunDeps
 from agentcore.steps import StepPlan
 from agentcore.tools.toolset import Toolset, toolset_scope
 
