@@ -2,8 +2,8 @@
 
 Each step is a short coroutine that returns the next step. `Run` holds the state (`agentcore.run_state`);
 `RunDeps` is all the loop knows of its owner: the model, the toolset, the policy chain (the agent's own hooks are
-its innermost policy), the settings and the output parser. The loop never sees the Agent. Nothing here blocks the event loop: models
-and sync tools run in threads.
+its innermost policy), the settings and the output parser. The loop never sees the Agent. Nothing here blocks
+the event loop: models and sync tools run in threads.
 """
 
 from __future__ import annotations
