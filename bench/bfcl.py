@@ -438,11 +438,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if system == "agentcore+relevance":
             return relevance_answer(model, relevance, entry, args, plain_replies.get(entry.id))
         if system == "agentcore-native":  # the same model, the chat template's own tool format for this answer
-            model.tool_format = "native"
+            default, model.tool_format = model.tool_format, "native"
             try:
                 return asyncio.run(agentcore_answer(model, *_asked(entry, args)))
             finally:
-                model.tool_format = "json"
+                model.tool_format = default
         assert bare is not None
         return bare.answer(entry.specs(), entry.messages)
 
