@@ -226,7 +226,7 @@ def assistant_turn(call: ToolCall | None, content: str | None, raw: str = "") ->
 
 
 def _assistant_text(call: ToolCall | None, content: str | None, raw: str) -> str:
-    if raw.strip().startswith("{"):  # a JSON turn; a native one (tool_format="native_first") is rewritten as one
+    if raw.strip():
         return raw.strip()
     body: dict[str, Any] = (
         {"tool": call.name, "arguments": call.arguments} if call is not None else {"final_answer": content}

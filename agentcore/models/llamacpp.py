@@ -149,7 +149,7 @@ class LlamaCppModel:
         eos = _token_text(llm, llm.token_eos())
         bos = _token_text(llm, llm.token_bos())
         self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
-        if self.tool_format != "json":
+        if self.tool_format == "native":
             self._native_template(llm)  # a template without native tools fails at load, not at the first turn
         return llm
 
@@ -231,7 +231,7 @@ class LlamaCppModel:
             if cancelled.is_set():  # cancelled while another call held the model
                 raise _Cancelled
             started = time.perf_counter()
-            use_native = native.applies(request, self.tool_format)
+            use_native = self.tool_format == "native" and native.applies(request)
             tokens = self.render_native(request) if use_native else self.render(request.messages)
             if len(tokens) + request.max_tokens > self.n_ctx:
                 raise ContextOverflowError(len(tokens), self.n_ctx, request.max_tokens)

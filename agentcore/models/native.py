@@ -36,9 +36,7 @@ from agentcore.messages import (
 from agentcore.prompting import clip, observation_guidance, text_of
 from agentcore.turns import bound_schema
 
-# "native_first": the template's format until the first tool result, then the JSON turns. The model picks and
-# fills a call best in the format it was trained on (BFCL), and finishes chains best in ours (the 48 tasks).
-TOOL_FORMATS = ("json", "native", "native_first")
+TOOL_FORMATS = ("json", "native")
 # Whitespace inside a call: the model pretty-prints its JSON (newlines, two-space indents); bounded so that it
 # cannot fill max_tokens with it.
 NATIVE_WS = "[ \\n]{0,24}"
@@ -86,14 +84,9 @@ def openai_tools(specs: Sequence[ToolSpec]) -> list[dict[str, Any]]:
     ]
 
 
-def applies(request: ModelRequest, tool_format: str = "native") -> bool:
-    """Native turns cover tool-or-text requests; typed outputs and thoughts keep the JSON turn format, and so does
-    every turn after the first tool result under "native_first"."""
-    if tool_format == "json" or not request.constrain or not request.tools:
-        return False
-    if request.output_schema is not None or request.think != 0:
-        return False
-    return tool_format == "native" or not any(isinstance(m.part, ObservationPart) for m in request.messages)
+def applies(request: ModelRequest) -> bool:
+    """Native turns cover tool-or-text requests; typed outputs and thoughts keep the JSON turn format."""
+    return request.constrain and bool(request.tools) and request.output_schema is None and request.think == 0
 
 
 # -- the prompt ----------------------------------------------------------------------------------------------------

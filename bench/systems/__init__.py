@@ -19,7 +19,6 @@ SYSTEMS: dict[str, str] = {
     "agentcore+relevance": "bench.systems.agentcore_policies:run_relevance",
     "agentcore+lookup": "bench.systems.agentcore_inproc:run_lookup",  # prompt-lookup decoding (issue #17)
     "agentcore-native": "bench.systems.agentcore_inproc:run_native",  # chat template's tool format (issue #18)
-    "agentcore-native-first": "bench.systems.agentcore_inproc:run_native_first",  # native until a result (#18)
     "oracle": "bench.systems.oracle",  # replays reference calls, no model: a check of the harness itself
 }
 DEFAULT_SYSTEMS = ("agentcore", "agentcore-http", "raw")

@@ -52,11 +52,6 @@ def run_native(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[st
     return run(tasks, settings, emit, tool_format="native")
 
 
-def run_native_first(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
-    """`agentcore-native-first`: the template's format until the first tool result, then the JSON turns (#18)."""
-    return run(tasks, settings, emit, tool_format="native_first")
-
-
 async def run_agent_tasks(
     model: Any, tasks: Iterable[Task], settings: Settings, emit: Emit, timer: CallTimer | None
 ) -> None:

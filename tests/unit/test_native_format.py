@@ -108,19 +108,6 @@ def test_only_tool_or_text_requests_are_native() -> None:
     assert not applies(ModelRequest(messages=REQUEST.messages, tools=(ADD,), output_schema={"type": "integer"}))
     assert not applies(ModelRequest(messages=REQUEST.messages, tools=(ADD,), think=40))
     assert has_native_tools(QWEN) and not has_native_tools("{{ messages }}") and not has_native_tools(None)
-    assert not applies(REQUEST, "json")
-
-
-def test_native_first_hands_over_to_json_turns_after_the_first_result() -> None:
-    call = ToolCall("add", {"a": 2, "b": 3})
-    native_raw = '<tool_call>\n{"name": "add", "arguments": {"a": 2, "b": 3}}\n</tool_call>'
-    first = (system_message("", [ADD]), task_message("2 + 3, then double it"))
-    assert applies(ModelRequest(messages=first, tools=(ADD,)), "native_first")
-    later = (*first, assistant_turn(call, None, raw=native_raw), observation("2 + 3, then double it", call, "5"))
-    assert not applies(ModelRequest(messages=later, tools=(ADD,)), "native_first")
-    assert applies(ModelRequest(messages=later, tools=(ADD,)), "native")
-    # the JSON turns show the native call as one of theirs, not in the template's syntax
-    assert later[2].content == '{"tool": "add", "arguments": {"a": 2, "b": 3}}'
 
 
 @pytest.mark.skipif(LLAMA is None, reason="llama_cpp is not built on this machine")
