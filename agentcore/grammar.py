@@ -19,6 +19,7 @@ import json
 import math
 from typing import Any
 
+from agentcore.enum_tails import tail_rule
 from agentcore.errors import UserError
 from agentcore.grammar_ranges import has_bounds, integer_rule, number_rule
 from agentcore.schema_refs import resolve_refs
@@ -63,6 +64,14 @@ def _json_literal(value: Any, where: str) -> str:
     except (TypeError, ValueError, RecursionError) as exc:
         raise UserError(f"{where} holds a value that is not JSON: {value!r:.80}") from exc
     return literal(text)
+
+
+def _enum_literal(value: Any) -> str:
+    """An enum value; a word may run on past it ("miles" for "mi"): agentcore.enum_tails cuts it back."""
+    text = _json_literal(value, "enum")
+    if not (isinstance(value, str) and value[-1:].isalpha()):
+        return text
+    return f'{text[:-3]}" {tail_rule()} "\\""'  # the literal without its closing quote, the tail, the quote
 
 
 def _count(schema: dict[str, Any], key: str, default: int, limit: int | None = None) -> int:
@@ -148,7 +157,7 @@ class _Builder:
         if "const" in schema:
             return self.rule(_json_literal(schema["const"], "const"), "const")
         if "enum" in schema:
-            return self.rule(" | ".join(_json_literal(v, "enum") for v in _schemas(schema, "enum")), "enum")
+            return self.rule(" | ".join(_enum_literal(v) for v in _schemas(schema, "enum")), "enum")
         if "allOf" in schema:
             return self.visit(_merge_all_of(schema))
         for key in ("anyOf", "oneOf"):

@@ -13,6 +13,7 @@ import json
 import math
 from typing import Any
 
+from agentcore import enum_tails
 from agentcore.errors import ModelError, UserError
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec
 
@@ -147,9 +148,11 @@ def parse_turn(text: str, request: ModelRequest) -> tuple[str | None, ToolCall |
         name, arguments = data.get("tool"), data.get("arguments", {})
         if not isinstance(name, str) or name not in names or not isinstance(arguments, dict):
             raise ModelError(f"model called an unknown tool or gave bad arguments: {text[:200]!r}")
-        return None, ToolCall(name=name, arguments=arguments)
+        return None, ToolCall(name=name, arguments=spelled_arguments(request, name, arguments))
     if FINAL_KEY in data:
         answer = _unwrap(data[FINAL_KEY])
+        if request.output_schema is not None:
+            answer = enum_tails.resolve(answer, bound_schema(request.output_schema))
         if request.output_schema is None and isinstance(answer, str):
             return answer, None
         try:
@@ -157,6 +160,13 @@ def parse_turn(text: str, request: ModelRequest) -> tuple[str | None, ToolCall |
         except RecursionError as exc:
             raise ModelError(f"model output nests too deeply: {text[:200]!r}") from exc
     raise ModelError(f"model output is neither a tool call nor a final answer: {text[:200]!r}")
+
+
+def spelled_arguments(request: ModelRequest, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments with enum words written out in full cut back to the enum's values (agentcore.enum_tails)."""
+    spec = next(spec for spec in request.tools if spec.name == name)
+    resolved: dict[str, Any] = enum_tails.resolve(arguments, bound_schema(spec.parameters))
+    return resolved
 
 
 def _unwrap(answer: Any) -> Any:

@@ -34,7 +34,7 @@ from agentcore.messages import (
     ToolSpec,
 )
 from agentcore.prompting import clip, observation_guidance, text_of
-from agentcore.turns import bound_schema
+from agentcore.turns import bound_schema, spelled_arguments
 
 TOOL_FORMATS = ("json", "native")
 # Whitespace inside a call: the model pretty-prints its JSON (newlines, two-space indents); bounded so that it
@@ -211,4 +211,4 @@ def _call(block: str, text: str, request: ModelRequest) -> ToolCall:
     arguments = data.get("arguments", {}) if isinstance(data, dict) else None
     if not isinstance(name, str) or name not in names or not isinstance(arguments, dict):
         raise ModelError(f"model called an unknown tool or gave bad arguments: {text[:200]!r}")
-    return ToolCall(name=name, arguments=arguments)
+    return ToolCall(name=name, arguments=spelled_arguments(request, name, arguments))
