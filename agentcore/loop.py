@@ -15,7 +15,14 @@ from typing import Any
 from agentcore import prompting
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
-from agentcore.loop_checks import ANSWER_CHECKS, doubled_call, placeholder_call, stale_call, unsourced_numbers
+from agentcore.loop_checks import (
+    ANSWER_CHECKS,
+    doubled_call,
+    placeholder_call,
+    stale_again,
+    stale_call,
+    unsourced_numbers,
+)
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall
 from agentcore.policy import Veto
 from agentcore.result import RunStatus, Step
@@ -54,21 +61,22 @@ class ToolTurn:
 
     async def execute(self, run: Run) -> NextStep:
         step = run.steps[-1]
-        step.call = self.call
-        run.messages.append(prompting.assistant_turn(self.call, None, self.raw))
-        if self.call.name not in run.offered:
-            return refuse_unoffered(run, self.call)
-        signature = self.call.signature()
+        call = stale_again(run, self.call) if self.call.name in run.offered else self.call
+        step.call = call
+        run.messages.append(prompting.assistant_turn(call, None, self.raw if call is self.call else ""))
+        if call.name not in run.offered:
+            return refuse_unoffered(run, call)
+        signature = call.signature()
         if signature in run.seen_calls:
-            return repeated(run, self.call, signature)
-        if stale_call(run, self.call) or doubled_call(run, self.call):
+            return repeated(run, call, signature)
+        if stale_call(run, call) or doubled_call(run, call):
             return ModelTurn()
-        decision = await run.deps.chain.before_tool(run.ctx, self.call)
+        decision = await run.deps.chain.before_tool(run.ctx, call)
         if isinstance(decision, Veto):
-            return vetoed(run, self.call, decision)
-        if decision is not self.call and decision.name not in {spec.name for spec in run.specs}:
-            return vetoed(run, self.call, Veto(f"tool {decision.name!r} is not available in this run"))
-        return await run_tool(run, decision, step, signature if decision is self.call else decision.signature())
+            return vetoed(run, call, decision)
+        if decision is not call and decision.name not in {spec.name for spec in run.specs}:
+            return vetoed(run, call, Veto(f"tool {decision.name!r} is not available in this run"))
+        return await run_tool(run, decision, step, signature if decision is call else decision.signature())
 
 
 async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> NextStep:

@@ -297,5 +297,24 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     step.result, step.tool_error = f"not run: {' and '.join(taken)} should be the earlier result {result}", True
     run.notice("tool call reuses an earlier input instead of its result; not run", call=call.signature(), numbers=taken)
     fixed = ToolCall(call.name, with_result(call.arguments, taken, result))
+    run.stale_fix = fixed if fixed != call else None
     run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
     return True
+
+
+def stale_again(run: Run, call: ToolCall) -> ToolCall:
+    """The call to run: after a stale notice, a call of that tool that again takes the earlier input and no
+    result runs as the call the notice spelled out (compose m31 was shown `8.04672 * 7` and wrote `5 * 7 * 7`)."""
+    fix = run.stale_fix
+    if fix is None or call.name != fix.name:
+        return call
+    run.stale_fix = None  # the model's next call of the tool is judged once
+    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    if not stale_inputs(call.arguments, earlier, call.name)[0]:
+        return call
+    run.notice(
+        "tool call took the earlier input again; the call spelled out runs",
+        call=call.signature(),
+        fixed=fix.signature(),
+    )
+    return fix

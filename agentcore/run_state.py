@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore.context import RunContext
 from agentcore.events import Event, Notice
-from agentcore.messages import Message, ToolSpec, Usage
+from agentcore.messages import Message, ToolCall, ToolSpec, Usage
 from agentcore.policy import Chain
 from agentcore.result import Ledger, RunStatus, Step
 from agentcore.steps import StepPlan
@@ -69,6 +69,7 @@ class Run:
     unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
     guess_checked: bool = False
     stale_checked: bool = False
+    stale_fix: ToolCall | None = None  # the call a stale notice wrote out: run if the input is taken again
     doubled_checked: bool = False
     combine_checked: bool = False
     placeholder_checked: bool = False

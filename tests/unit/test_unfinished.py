@@ -212,6 +212,22 @@ async def test_a_call_that_reuses_an_input_instead_of_its_result_is_held_back_on
     assert ran == [{"feet": 8}, {"expression": "2*2"}]  # the held-back call never ran
 
 
+async def test_taking_the_input_again_after_the_notice_runs_the_call_it_wrote_out() -> None:
+    model = ScriptedModel(
+        [
+            call("feet_to_cm", feet=8),
+            call("calculator", expression="8+2"),  # held back, with 243.84+2 written out
+            call("calculator", expression="8+2+2"),  # 8 again (compose m31: 5 * 7 * 7): the written-out call runs
+            "245.84",
+        ]
+    )
+    result = await Agent(model, tools=[feet_to_cm, calculator]).run("A board is 8 feet. Its length in cm, plus 2?")
+    ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
+    assert ran == [{"feet": 8}, {"expression": "243.84+2"}] and result.output == "245.84"
+    assert model.requests[3].messages[-2].content == '{"tool": "calculator", "arguments": {"expression": "243.84+2"}}'
+    assert model.requests[3].messages[-1].content.startswith("Result of calculator:\n245.84")
+
+
 @pytest.mark.parametrize(
     ("task", "answer", "numbers"),
     [
