@@ -47,6 +47,13 @@ def run_lookup(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[st
     return run(tasks, settings, emit, prompt_lookup=LOOKUP_DRAFT)
 
 
+def run_think(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+    """`agentcore+think`: each turn starts with a bounded thought (`Agent(think=THINK)`; issue #12)."""
+    global AGENT_OPTIONS
+    AGENT_OPTIONS = {"think": THINK}
+    return run(tasks, settings, emit)
+
+
 def run_native(tasks: Iterable[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
     """`agentcore-native`: the chat template's own tool format (issue #18: measured against `agentcore`)."""
     return run(tasks, settings, emit, tool_format="native")
@@ -68,6 +75,8 @@ def _no_policies(model: Any) -> list[Any]:
 
 
 POLICIES: Callable[[Any], list[Any]] = _no_policies
+THINK = 80  # characters of thought per turn for `agentcore+think`
+AGENT_OPTIONS: dict[str, Any] = {}  # extra Agent keyword arguments of a variant
 
 
 async def run_agent_task(model: Any, task: Task, settings: Settings, timer: CallTimer | None) -> TaskResult:
@@ -80,6 +89,7 @@ async def run_agent_task(model: Any, task: Task, settings: Settings, timer: Call
         timeout=settings.timeout,
         max_steps=settings.max_steps,
         policies=POLICIES(model),
+        **AGENT_OPTIONS,
     )
     agent.max_tokens = settings.max_tokens
     started, cpu_started = time.perf_counter(), time.process_time()
