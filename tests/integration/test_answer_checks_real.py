@@ -70,3 +70,14 @@ async def test_an_implicit_sum_gets_both_prices_and_adds_them(qwen: LlamaCppMode
     looked_up = {step.call.arguments.get("key") for step in result.steps if step.call and not step.tool_error}
     assert {"pen", "notebook"} <= looked_up
     assert "4.7" in str(result.output)
+
+
+async def test_miles_are_not_cut_to_metres_and_the_stale_step_gets_the_result(qwen: LlamaCppModel) -> None:
+    """With the unit enum of the benchmark's unit_convert this model wrote "m" for miles (the grammar closed the
+    string at the first complete value); it now writes "miles", read as "mi". It then multiplied the task's 5
+    again, even after the notice spelled out the call on 8.04672: that call runs in its place."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["unit_convert", "calculator"]))
+    result = await agent.run("A runner covers 5 miles each day. How many kilometers is that over 7 days?")
+    ran = [step.call for step in result.steps if step.call is not None and not step.tool_error]
+    assert ran[0].name == "unit_convert" and ran[0].arguments["from_unit"] == "mi"
+    assert "56.327" in str(result.output)
