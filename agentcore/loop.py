@@ -25,6 +25,7 @@ from agentcore.loop_checks import (
 )
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall
 from agentcore.policy import Veto
+from agentcore.probe import alternatives
 from agentcore.result import RunStatus, Step
 from agentcore.run_state import Run
 from agentcore.unfinished import with_tool_value
@@ -83,6 +84,12 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     result, error, retry = await execute_tool(run, call, step)
     if retry:
         return retry_tool(run, call.name, f"Calling {call.name}", result)
+    found = await other_enum_value(run, call) if error else None
+    if found is not None:  # the one enum value that works runs in place of the failed call (agentcore.probe)
+        run.notice("a read-only call failed; the one other enum value that works ran", call=signature)
+        run.messages[-1] = prompting.assistant_turn(found, None)
+        call, signature = found, found.signature()
+        result, error, _ = await execute_tool(run, call, step)
     run.seen_calls[signature] = result
     if error:
         run.failed_calls.add(signature)
@@ -246,6 +253,30 @@ def record_model_step(run: Run, response: ModelResponse, seconds: float, at: flo
             run.ctx.run_id, run.ctx.step, usage, seconds, response.tool_call, response.content, run.model_name, at=at
         )
     )
+
+
+async def other_enum_value(run: Run, call: ToolCall) -> ToolCall | None:
+    """The only alternative of a failed read-only call (agentcore.probe) that succeeds, if the policies let it
+    through unchanged; None for none or several. The probes themselves are not shown to the policies (Tool-Guard
+    would plan for each): their results reach no one, and only the one that runs is checked. Probes are tool
+    time."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if spec is None or run.messages[-1].role != "assistant":
+        return None
+    working: list[ToolCall] = []
+    started = time.perf_counter()
+    try:
+        for alternative in alternatives(call, spec):
+            try:
+                await run.deps.toolset.call_tool(alternative.name, alternative.arguments, run.ctx)
+            except Exception:  # a failing alternative is simply not the one
+                continue
+            working.append(alternative)
+    finally:
+        run.ledger.tool_seconds += time.perf_counter() - started
+    if len(working) != 1:
+        return None
+    return working[0] if await run.deps.chain.before_tool(run.ctx, working[0]) is working[0] else None
 
 
 async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool, bool]:

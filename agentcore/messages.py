@@ -26,11 +26,14 @@ class ToolCall:
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """What a model needs to know about a tool: name, description and the JSON Schema of its arguments."""
+    """What a model needs to know about a tool: name, description and the JSON Schema of its arguments.
+    `read_only`: calling it changes nothing (MCP's readOnlyHint), so the loop may try a failed call's other enum
+    values (agentcore.probe)."""
 
     name: str
     description: str
     parameters: dict[str, Any]
+    read_only: bool = False
 
 
 # -- typed message parts: what a message says, as fields. `agentcore.prompting` alone renders them as text. ----

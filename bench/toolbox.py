@@ -186,7 +186,7 @@ def agent_tools(names: Sequence[str]) -> list[Tool]:
 def _agent_tool(name: str) -> Tool:
     from agentcore.tools.function import make_tool
 
-    return make_tool(FUNCTIONS[name], timeout=10.0)
+    return make_tool(FUNCTIONS[name], timeout=10.0, read_only=True)  # pure functions, every one
 
 
 def call(name: str, arguments: dict[str, Any]) -> str:

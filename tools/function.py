@@ -35,9 +35,10 @@ class Tool:
     timeout: float | None = 30.0
     max_retries: int = 2
     parameters: dict[str, Any] = field(default_factory=dict)
+    read_only: bool = False  # no side effects: a failed call's other enum values may be tried (agentcore.probe)
 
     def spec(self) -> ToolSpec:
-        return ToolSpec(self.name, self.description, self.parameters)
+        return ToolSpec(self.name, self.description, self.parameters, self.read_only)
 
     async def call(self, arguments: dict[str, Any], ctx: RunContext[Any]) -> Any:
         """Validate, then run under the timeout. Validation errors and unknown arguments become ModelRetry."""
@@ -125,6 +126,7 @@ def make_tool(
     description: str | None = None,
     timeout: float | None = 30.0,
     max_retries: int = 2,
+    read_only: bool = False,
 ) -> Tool:
     from pydantic import Field, create_model
 
@@ -151,6 +153,7 @@ def make_tool(
         timeout=timeout,
         max_retries=max_retries,
         parameters=parameters,
+        read_only=read_only,
     )
 
 
@@ -163,6 +166,7 @@ def tool(
     description: str | None = None,
     timeout: float | None = 30.0,
     max_retries: int = 2,
+    read_only: bool = False,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     function: Callable[..., Any] | None = None,
@@ -172,10 +176,13 @@ def tool(
     description: str | None = None,
     timeout: float | None = 30.0,
     max_retries: int = 2,
+    read_only: bool = False,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
-    """Make a tool from a typed function; use bare (`@tool`) or with options (`@tool(timeout=5)`)."""
+    """Make a tool from a typed function; use bare (`@tool`) or with options (`@tool(timeout=5, read_only=True)`)."""
 
     def wrap(fn: Callable[..., Any]) -> Tool:
-        return make_tool(fn, name=name, description=description, timeout=timeout, max_retries=max_retries)
+        return make_tool(
+            fn, name=name, description=description, timeout=timeout, max_retries=max_retries, read_only=read_only
+        )
 
     return wrap(function) if function is not None else wrap

@@ -145,7 +145,8 @@ class MCPToolset(ToolsetOps):
         except UserError as exc:
             raise UserError(f"MCP tool {tool.name!r} of {self.name!r} has a broken input schema: {exc}") from exc
         self.unenforced[name] = unenforced(parameters)
-        return ToolSpec(name, tool.description or "", parameters)
+        read_only = bool(getattr(getattr(tool, "annotations", None), "read_only_hint", False))
+        return ToolSpec(name, tool.description or "", parameters, read_only)
 
 
 def _page(cursor: str | None) -> Callable[[Any], Awaitable[Any]]:

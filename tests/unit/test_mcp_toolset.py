@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import pytest
 from mcp.server.mcpserver import MCPServer
+from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from agentcore import Agent
@@ -30,7 +31,7 @@ class Point(BaseModel):
 def demo_server() -> MCPServer:
     server = MCPServer("demo")
 
-    @server.tool()
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def add(a: int, b: int) -> int:
         """Add two integers."""
         return a + b
@@ -75,6 +76,7 @@ async def test_tools_are_listed_with_refs_resolved_and_unenforced_keywords_named
         specs = {spec.name: spec for spec in await mcp.list_tools()}
     assert set(specs) == {"add", "move", "shout", "boom", "slow"}
     assert specs["add"].description == "Add two integers."
+    assert specs["add"].read_only and not specs["shout"].read_only  # readOnlyHint: failed calls may be probed
     move = specs["move"].parameters
     assert move["properties"]["p"]["properties"]["x"] == {"title": "X", "type": "integer"}  # $ref inlined
     assert "$defs" not in move

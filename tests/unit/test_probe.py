@@ -1,0 +1,82 @@
+"""A failed read-only call runs with the one other enum value that works (agentcore.probe)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from agentcore import Agent
+from agentcore.messages import ToolCall, ToolSpec
+from agentcore.policy import Policy, Veto
+from agentcore.probe import MAX_PROBES, alternatives
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import make_tool
+
+TABLES = {"capitals": {"japan": "Tokyo"}, "prices": {"laptop": "899", "pen": "1.2"}, "sizes": {"pen": "small"}}
+WRITES: list[str] = []
+
+
+def lookup(table: Literal["capitals", "prices", "sizes"], key: str) -> str:
+    """Look a key up in a table."""
+    if key not in TABLES[table]:
+        raise ValueError(f"no {key!r} in {table}")
+    return TABLES[table][key]
+
+
+def remember(table: Literal["capitals", "prices", "sizes"], key: str) -> str:
+    """Store a key in a table (a side effect)."""
+    WRITES.append(f"{table}:{key}")
+    if table != "prices":
+        raise ValueError(f"{table} is read-only")
+    return "stored"
+
+
+READ_ONLY = make_tool(lookup, read_only=True)
+
+
+def test_alternatives_change_one_enum_argument_of_a_read_only_tool() -> None:
+    failed = ToolCall("lookup", {"table": "capitals", "key": "laptop"})
+    assert alternatives(failed, READ_ONLY.spec()) == [
+        ToolCall("lookup", {"table": "prices", "key": "laptop"}),
+        ToolCall("lookup", {"table": "sizes", "key": "laptop"}),
+    ]
+    assert alternatives(failed, make_tool(lookup).spec()) == []  # may have side effects: never tried
+    many = {"type": "object", "properties": {"n": {"enum": list(range(MAX_PROBES + 2))}}}
+    assert alternatives(ToolCall("t", {"n": 0}), ToolSpec("t", "", many, read_only=True)) == []
+
+
+async def test_the_one_value_that_works_runs_in_place_of_the_failed_call() -> None:
+    model = ScriptedModel([call("lookup", table="capitals", key="laptop"), "899"])
+    result = await Agent(model, tools=[READ_ONLY]).run("What does a laptop cost?")
+    ran = [(s.call, s.result, s.tool_error) for s in result.steps if s.call is not None]
+    assert ran == [(ToolCall("lookup", {"table": "prices", "key": "laptop"}), "899", False)]
+    shown = model.requests[1].messages
+    assert shown[-2].content == '{"tool": "lookup", "arguments": {"table": "prices", "key": "laptop"}}'
+    assert shown[-1].content.startswith("Result of lookup:\n899")
+    assert any(e["kind"] == "notice" and "other enum value" in e["message"] for e in result.trace)
+
+
+async def test_several_values_that_work_change_nothing() -> None:
+    model = ScriptedModel([call("lookup", table="capitals", key="pen"), "I do not know"])
+    result = await Agent(model, tools=[READ_ONLY]).run("What about the pen?")
+    assert [s.tool_error for s in result.steps if s.call is not None] == [True]  # prices and sizes both have it
+    assert "no 'pen' in capitals" in model.requests[1].messages[-1].content
+
+
+async def test_tools_with_side_effects_are_never_probed() -> None:
+    WRITES.clear()
+    model = ScriptedModel([call("remember", table="capitals", key="x"), "failed"])
+    await Agent(model, tools=[make_tool(remember)]).run("Store x.")
+    assert WRITES == ["capitals:x"]
+
+
+class VetoPrices(Policy):
+    async def before_tool_call(self, ctx: Any, call: ToolCall) -> ToolCall | Veto | None:
+        return Veto("no prices") if call.arguments.get("table") == "prices" else None
+
+
+async def test_a_policy_can_veto_the_value_that_works() -> None:
+    model = ScriptedModel([call("lookup", table="capitals", key="laptop"), "unknown"])
+    result = await Agent(model, tools=[READ_ONLY], policies=[VetoPrices()]).run("What does a laptop cost?")
+    assert [(s.call, s.tool_error) for s in result.steps if s.call is not None] == [
+        (ToolCall("lookup", {"table": "capitals", "key": "laptop"}), True)
+    ]
