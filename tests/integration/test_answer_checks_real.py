@@ -81,3 +81,14 @@ async def test_miles_are_not_cut_to_metres_and_the_stale_step_gets_the_result(qw
     ran = [step.call for step in result.steps if step.call is not None and not step.tool_error]
     assert ran[0].name == "unit_convert" and ran[0].arguments["from_unit"] == "mi"
     assert "56.327" in str(result.output)
+
+
+async def test_a_lookup_in_the_wrong_table_runs_in_the_table_that_has_the_key(qwen: LlamaCppModel) -> None:
+    """After the made-up-inputs notice this model looked "keyboard" up in the capitals table (the first listed),
+    and gave up on the error. lookup is read-only, so the loop tries its other tables: only prices has the key,
+    and that call runs instead (agentcore.probe); the model goes on to the mouse and the sum."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup", "calculator"]))
+    result = await agent.run("What is the total price of one keyboard and one mouse?")
+    probed = [e for e in result.trace if e["kind"] == "notice" and "other enum value" in e["message"]]
+    assert probed and "capitals" in probed[0]["call"]
+    assert "65.85" in str(result.output)
