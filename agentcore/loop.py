@@ -25,7 +25,7 @@ from agentcore.loop_checks import (
 )
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall
 from agentcore.policy import Veto
-from agentcore.probe import alternatives
+from agentcore.probe import alternatives, working
 from agentcore.result import RunStatus, Step
 from agentcore.run_state import Run
 from agentcore.unfinished import with_tool_value
@@ -263,20 +263,14 @@ async def other_enum_value(run: Run, call: ToolCall) -> ToolCall | None:
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.messages[-1].role != "assistant":
         return None
-    working: list[ToolCall] = []
     started = time.perf_counter()
     try:
-        for alternative in alternatives(call, spec):
-            try:
-                await run.deps.toolset.call_tool(alternative.name, alternative.arguments, run.ctx)
-            except Exception:  # a failing alternative is simply not the one
-                continue
-            working.append(alternative)
+        found = await working(run.deps.toolset, run.ctx, alternatives(call, spec))
     finally:
         run.ledger.tool_seconds += time.perf_counter() - started
-    if len(working) != 1:
+    if len(found) != 1:
         return None
-    return working[0] if await run.deps.chain.before_tool(run.ctx, working[0]) is working[0] else None
+    return found[0] if await run.deps.chain.before_tool(run.ctx, found[0]) is found[0] else None
 
 
 async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool, bool]:

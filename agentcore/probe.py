@@ -9,12 +9,15 @@ call. None or several (the task does not say which) change nothing: the model ge
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from agentcore.context import RunContext
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.turns import bound_schema
 
 MAX_PROBES = 12  # more alternatives than this: too many tool calls for a guess, none are tried
+PROBE_SECONDS = 10.0  # all probes of one failed call together (an MCP tool is a network call); past it, none wins
 
 
 def alternatives(call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
@@ -30,3 +33,21 @@ def alternatives(call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
         if isinstance(values, list) and value in values:
             found += [ToolCall(call.name, {**call.arguments, key: other}) for other in values if other != value]
     return found if len(found) <= MAX_PROBES else []
+
+
+async def working(toolset: Any, ctx: RunContext[Any], candidates: list[ToolCall]) -> list[ToolCall]:
+    """The candidates whose call succeeds, tried at once (read-only: their order cannot matter); none when they
+    do not all finish within PROBE_SECONDS, since one that did not answer might have been a second that works."""
+
+    async def works(candidate: ToolCall) -> bool:
+        try:
+            await toolset.call_tool(candidate.name, candidate.arguments, ctx)
+        except Exception:  # a failing alternative is simply not the one
+            return False
+        return True
+
+    try:
+        results = await asyncio.wait_for(asyncio.gather(*(works(c) for c in candidates)), PROBE_SECONDS)
+    except TimeoutError:
+        return []
+    return [candidate for candidate, ok in zip(candidates, results, strict=True) if ok]

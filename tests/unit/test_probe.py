@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Literal
 
-from agentcore import Agent
+import pytest
+
+from agentcore import Agent, probe
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.policy import Policy, Veto
 from agentcore.probe import MAX_PROBES, alternatives
@@ -80,3 +83,16 @@ async def test_a_policy_can_veto_the_value_that_works() -> None:
     assert [(s.call, s.tool_error) for s in result.steps if s.call is not None] == [
         (ToolCall("lookup", {"table": "capitals", "key": "laptop"}), True)
     ]
+
+
+async def test_probes_past_the_time_budget_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def slow_lookup(table: Literal["capitals", "prices", "sizes"], key: str) -> str:
+        """Look a key up in a table, slowly for all but capitals."""
+        if table != "capitals":
+            await asyncio.sleep(5)
+        return lookup(table, key)
+
+    monkeypatch.setattr(probe, "PROBE_SECONDS", 0.05)
+    model = ScriptedModel([call("slow_lookup", table="capitals", key="laptop"), "unknown"])
+    result = await Agent(model, tools=[make_tool(slow_lookup, read_only=True)]).run("What does a laptop cost?")
+    assert [s.tool_error for s in result.steps if s.call is not None] == [True]
