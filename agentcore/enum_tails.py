@@ -5,6 +5,8 @@ string at the first complete value on the way: "miles" became `"m"` (metres) and
 well-formed call with the wrong unit. So the grammar lets letters run on after a complete value
 (`tail_rule`), and the call keeps the longest value that the written word starts with ("miles" -> "mi",
 "gallons" -> "gal", "meters" -> "m"). A word that starts with no value cannot be written at all, as before.
+Backends sent the JSON Schema instead of this GBNF (`OpenAICompatModel`'s "json_schema" format) build their own
+exact-value grammar: there nothing runs on, and the cut back changes nothing.
 """
 
 from __future__ import annotations
