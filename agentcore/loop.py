@@ -94,7 +94,7 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     if error:
         run.failed_calls.add(signature)
     else:
-        run.plan.advance(result)
+        run.plan.advance(result, call.arguments)
     run.tool_retries.pop(call.name, None)  # retry limits count consecutive failures
     await run.deps.chain.after_tool(run.ctx, call, result, error)
     if error and placeholder_call(run, call, result):

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
+
+from agentcore.unfinished import argument_numbers, numbers_in
 
 # ", then", "; then", "and then", ". Then": the ways people chain instructions in one sentence.
 _THEN = re.compile(r"\s*(?:[,;]\s*(?:and\s+)?|\.\s+|\s+and\s+)then\b[,:]?\s*", re.IGNORECASE)
@@ -149,7 +152,20 @@ class StepPlan:
     def current(self) -> str | None:
         return self.steps[self.done] if self.remaining else None
 
-    def advance(self, result: str) -> None:
-        if self.done < len(self.steps):
+    def advance(self, result: str, arguments: Any = None) -> None:
+        """A successful call completes the current step, and with it each next step whose own numbers all went
+        into that call and are none of the steps' it already covers: "multiply the count by 3, and subtract 5"
+        done as one `11 * 3 - 5` (the plan then wanted a call for "subtract 5" and got `11 - 5`)."""
+        if self.done >= len(self.steps):
+            return
+        used = {round(v, 9) for v in argument_numbers(arguments)}
+        covered: set[float] = set()
+        while True:
+            covered |= {round(v, 9) for v in numbers_in(self.steps[self.done])}
             self.done += 1
             self.results.append(result)
+            if self.done >= len(self.steps):
+                return
+            wanted = {round(v, 9) for v in numbers_in(self.steps[self.done])}
+            if not wanted or not wanted <= used or wanted & covered:
+                return

@@ -35,7 +35,8 @@ def leaves(arguments: Any) -> Iterable[Any]:
         yield arguments
 
 
-def _values(arguments: Any) -> Iterable[float]:
+def argument_numbers(arguments: Any) -> Iterable[float]:
+    """Every number in a call's arguments: numeric values, and numbers written inside strings ("11 * 3 - 5")."""
     for leaf in leaves(arguments):
         if isinstance(leaf, int | float) and not isinstance(leaf, bool):
             yield float(leaf)
@@ -45,7 +46,7 @@ def _values(arguments: Any) -> Iterable[float]:
 
 def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     """The task's numbers, as written, that appear in none of the calls' arguments ("15%" also as 0.15)."""
-    used = {round(abs(value), 12) for arguments in calls for value in _values(arguments)}
+    used = {round(abs(value), 12) for arguments in calls for value in argument_numbers(arguments)}
     text = _THOUSANDS.sub("", task)
     unused = []
     for match in _NUMBER.finditer(text):
@@ -89,7 +90,7 @@ def open_results(steps: Sequence[tuple[Any, str]]) -> list[str]:
     """The numeric results of (arguments, result) steps, in order, that no later step's arguments use."""
     found = []
     for index, (_, result) in enumerate(steps):
-        later = {round(abs(v), 12) for arguments, _ in steps[index + 1 :] for v in _values(arguments)}
+        later = {round(abs(v), 12) for arguments, _ in steps[index + 1 :] for v in argument_numbers(arguments)}
         values = {round(abs(n), 12) for n in numbers_in(result)}
         if values and not values & later:
             found.append(result.strip())
@@ -101,7 +102,7 @@ def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[di
     model's head ("329 * 4" answered as 1458; 123456 / 64 = 1929 reported as 2222). A number rounded from a
     known one (56.32704 as 56.33) counts as known."""
     known = {abs(n) for text in (task, *results) for n in numbers_in(text)}
-    known |= {abs(value) for arguments in calls for value in _values(arguments)}
+    known |= {abs(value) for arguments in calls for value in argument_numbers(arguments)}
     text = _THOUSANDS.sub("", _json_text(answer.strip()))
     found = [match.group() for match in _NUMBER.finditer(text)]
     return list(dict.fromkeys(n for n in found if not any(_rounds_to(k, n) for k in known)))
@@ -117,7 +118,9 @@ def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> tuple[l
     for index in made_up_steps(task, steps):
         arguments, result = steps[index]
         if any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
-            return [_plain(v) for v in dict.fromkeys(round(abs(v), 12) for v in _values(arguments))], result.strip()
+            return [
+                _plain(v) for v in dict.fromkeys(round(abs(v), 12) for v in argument_numbers(arguments))
+            ], result.strip()
     return [], ""
 
 
@@ -127,7 +130,7 @@ def made_up_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
     known = {round(abs(n), 12) for n in numbers_in(task)} | _spelled(task) | {0.0, 1.0}
     found = []
     for index, (arguments, result) in enumerate(steps):
-        mine = {round(abs(v), 12) for v in _values(arguments)}
+        mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
         if len(mine) >= 2 and not known & mine:
             found.append(index)
         known |= mine | {round(abs(n), 12) for n in numbers_in(result)}
@@ -159,12 +162,12 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
     """(numbers this call takes from an earlier call's input, that call's result) when the call uses none of the
     earlier results: "8 feet in cm (243.84), minus 50 cm" called as calculator("8 - 50"). Only across tools: the
     same tool on the same number again ("5 miles in km, and in m") is a new step, not a lost result."""
-    mine = {round(abs(v), 12) for v in _values(arguments)}
+    mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
     results = {round(abs(n), 12) for _, _, result in earlier for n in numbers_in(result)}
     if not mine or mine & results:
         return [], ""
     for name, inputs, result in reversed(earlier):
-        taken = mine & {round(abs(v), 12) for v in _values(inputs)}
+        taken = mine & {round(abs(v), 12) for v in argument_numbers(inputs)}
         if name != tool and taken and numbers_in(result):
             return [_plain(n) for n in sorted(taken)], result
     return [], ""
@@ -173,7 +176,7 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
 def doubled(arguments: Any, results: Sequence[str]) -> int | None:
     """The index of the earlier result that this call uses twice ("329 + 329" after one lookup of 329), if any."""
     counts: dict[float, int] = {}
-    for value in _values(arguments):
+    for value in argument_numbers(arguments):
         counts[round(abs(value), 12)] = counts.get(round(abs(value), 12), 0) + 1
     for index in range(len(results) - 1, -1, -1):
         values = {round(abs(n), 12) for n in numbers_in(results[index])}

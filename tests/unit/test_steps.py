@@ -83,6 +83,20 @@ def test_plan_progress() -> None:
     assert (plan.current, plan.remaining, plan.done, plan.results) == (None, 0, 2, ["r", "r"])
 
 
+def test_a_call_that_does_the_next_steps_too_completes_them() -> None:
+    plan = StepPlan.of("Count the words in 'one two', multiply the count by 3, and subtract 5.")
+    plan.advance("2", {"text": "one two"})
+    plan.advance("1", {"expression": "2 * 3 - 5"})  # both numbers: steps 2 and 3 done by one call
+    assert plan.remaining == 0 and plan.results == ["2", "1", "1"]
+    again = StepPlan.of("Convert 10 miles to km and add 10.")
+    again.advance("16.09344", {"value": 10, "from_unit": "mi", "to_unit": "km"})
+    assert again.remaining == 1  # 10 is step 1's own number: the call did not add it
+    partial = StepPlan.of("Count the words in 'one two', multiply the count by 3, and subtract 5.")
+    partial.advance("2", {"text": "one two"})
+    partial.advance("6", {"expression": "2 * 3"})
+    assert partial.remaining == 1 and partial.current == "subtract 5"
+
+
 async def test_every_short_result_is_carried_to_the_next_step() -> None:
     """ "Add the three numbers" needs all of them; with only the last one restated Qwen 0.5B added two."""
 
