@@ -55,7 +55,12 @@ def literal(text: str) -> str:
 
 
 def _json_literal(value: Any, where: str) -> str:
-    """The GBNF literal of `value`'s JSON text (UTF-8 kept raw where it can be encoded: fewer tokens)."""
+    """The GBNF literal of `value`'s JSON text."""
+    return literal(_json_text(value, where))
+
+
+def _json_text(value: Any, where: str) -> str:
+    """`value` as JSON, UTF-8 kept raw where it can be encoded (fewer tokens)."""
     try:
         text = json.dumps(value, ensure_ascii=False)
         text.encode("utf-8")  # a lone surrogate cannot be: write it as a JSON escape instead
@@ -63,15 +68,15 @@ def _json_literal(value: Any, where: str) -> str:
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError) as exc:
         raise UserError(f"{where} holds a value that is not JSON: {value!r:.80}") from exc
-    return literal(text)
+    return text
 
 
 def _enum_literal(value: Any) -> str:
     """An enum value; a word may run on past it ("miles" for "mi"): agentcore.enum_tails cuts it back."""
-    text = _json_literal(value, "enum")
     if not (isinstance(value, str) and value[-1:].isalpha()):
-        return text
-    return f'{text[:-3]}" {tail_rule()} "\\""'  # the literal without its closing quote, the tail, the quote
+        return _json_literal(value, "enum")
+    opened = _json_text(value, "enum")[:-1]  # the JSON string without its closing quote
+    return f"{literal(opened)} {tail_rule()} {literal(chr(34))}"
 
 
 def _count(schema: dict[str, Any], key: str, default: int, limit: int | None = None) -> int:

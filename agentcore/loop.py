@@ -259,7 +259,8 @@ async def other_enum_value(run: Run, call: ToolCall) -> ToolCall | None:
     """The only alternative of a failed read-only call (agentcore.probe) that succeeds, if the policies let it
     through unchanged; None for none or several. The probes themselves are not shown to the policies (Tool-Guard
     would plan for each): their results reach no one, and only the one that runs is checked. Probes are tool
-    time."""
+    time. The winner is called once more by the loop, on purpose: its events, step and ledger then come from
+    `execute_tool` like any call's (one extra read-only call, on a failure only)."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.messages[-1].role != "assistant":
         return None
