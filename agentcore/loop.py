@@ -25,7 +25,7 @@ from agentcore.loop_checks import (
 )
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall
 from agentcore.policy import Veto
-from agentcore.probe import alternatives, working
+from agentcore.probe import alternatives, word_alternatives, working
 from agentcore.result import RunStatus, Step
 from agentcore.run_state import Run
 from agentcore.unfinished import with_tool_value
@@ -84,9 +84,9 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     result, error, retry = await execute_tool(run, call, step)
     if retry:
         return retry_tool(run, call.name, f"Calling {call.name}", result)
-    found = await other_enum_value(run, call) if error else None
-    if found is not None:  # the one enum value that works runs in place of the failed call (agentcore.probe)
-        run.notice("a read-only call failed; the one other enum value that works ran", call=signature)
+    found, kind = await probed(run, call, result) if error else (None, "")
+    if found is not None:  # the one other value that works runs in place of the failed call (agentcore.probe)
+        run.notice(f"a read-only call failed; the one other {kind} value that works ran", call=signature)
         run.messages[-1] = prompting.assistant_turn(found, None)
         call, signature = found, found.signature()
         result, error, _ = await execute_tool(run, call, step)
@@ -255,23 +255,29 @@ def record_model_step(run: Run, response: ModelResponse, seconds: float, at: flo
     )
 
 
-async def other_enum_value(run: Run, call: ToolCall) -> ToolCall | None:
+async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None, str]:
     """The only alternative of a failed read-only call (agentcore.probe) that succeeds, if the policies let it
-    through unchanged; None for none or several. The probes themselves are not shown to the policies (Tool-Guard
-    would plan for each): their results reach no one, and only the one that runs is checked. Probes are tool
-    time. The winner is called once more by the loop, on purpose: its events, step and ledger then come from
-    `execute_tool` like any call's (one extra read-only call, on a failure only)."""
+    through unchanged, and its kind ("enum", else "word"); None for none or several. The probes themselves are
+    not shown to the policies (Tool-Guard would plan for each): their results reach no one, and only the one that
+    runs is checked. Probes are tool time. The winner is called once more by the loop, on purpose: its events,
+    step and ledger then come from `execute_tool` like any call's (one extra read-only call, on a failure only)."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.messages[-1].role != "assistant":
-        return None
-    started = time.perf_counter()
-    try:
-        found = await working(run.deps.toolset, run.ctx, alternatives(call, spec))
-    finally:
-        run.ledger.tool_seconds += time.perf_counter() - started
-    if len(found) != 1:
-        return None
-    return found[0] if await run.deps.chain.before_tool(run.ctx, found[0]) is found[0] else None
+        return None, ""
+    for kind, candidates in (
+        ("enum", alternatives(call, spec)),
+        ("word", word_alternatives(call, spec, run.ctx.task, error)),
+    ):
+        if not candidates:
+            continue
+        started = time.perf_counter()
+        try:
+            found = await working(run.deps.toolset, run.ctx, candidates)
+        finally:
+            run.ledger.tool_seconds += time.perf_counter() - started
+        if len(found) == 1:
+            return (found[0], kind) if await run.deps.chain.before_tool(run.ctx, found[0]) is found[0] else (None, "")
+    return None, ""
 
 
 async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool, bool]:

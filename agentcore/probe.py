@@ -1,15 +1,22 @@
-"""A failed call of a read-only tool, tried with the other values of its enum arguments.
+"""A failed call of a read-only tool, tried with other values: of its enum arguments, then of its word arguments.
 
 A 0.5B model writes `lookup(table="capitals", key="laptop")` for a price (the first table listed), reads the
 error, and calls the same again. A read-only tool (`ToolSpec.read_only`, MCP's readOnlyHint) changes nothing
 when called, so the loop may try the call with each other value of an enum argument: tool time, not model
 turns. When exactly one of them succeeds it runs in place of the failed call, and the conversation shows that
 call. None or several (the task does not say which) change nothing: the model gets the error as before.
+
+Word arguments (`word_alternatives`): the model also passes a description where a name belongs
+(`key="price of printer"`, `key="product"`: the commonest failure on issue #12's compose tasks). When the error
+names the value, the tool said that value was the problem, so the probe tries the shorter runs of its own words
+("printer") and the task's content words and word pairs ("backpack", "desk lamp"), with the same rule: the one
+that works runs, none or several change nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from agentcore.context import RunContext
@@ -17,6 +24,14 @@ from agentcore.messages import ToolCall, ToolSpec
 from agentcore.turns import bound_schema
 
 MAX_PROBES = 12  # more alternatives than this: too many tool calls for a guess, none are tried
+MAX_WORD_PROBES = 24  # the same for word arguments (a task has more content words than an enum has values)
+WORDS = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")  # letters only: a number or an expression is no name
+# Words that name nothing by themselves: never a probe's first or last word ("price of" -> no).
+_FILLER_WORDS = (
+    "a an and are at be by do does each for from how in is it its many much of on or per than that the this to "
+    "what when where which who why with"
+)
+FILLER = frozenset(_FILLER_WORDS.split())
 PROBE_SECONDS = 10.0  # all probes of one failed call together (an MCP tool is a network call); past it, none wins
 
 
@@ -33,6 +48,51 @@ def alternatives(call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
         if isinstance(values, list) and value in values:
             found += [ToolCall(call.name, {**call.arguments, key: other}) for other in values if other != value]
     return found if len(found) <= MAX_PROBES else []
+
+
+def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> list[ToolCall]:
+    """The call with one free-string argument, a value of words only that the error names, changed to each shorter
+    run of its own words and each content word or word pair of `task`; empty when the tool may have side effects,
+    no argument qualifies, or there are more than MAX_WORD_PROBES alternatives."""
+    if not spec.read_only:
+        return []
+    properties: Any = bound_schema(spec.parameters).get("properties", {})
+    found: list[ToolCall] = []
+    for key, value in call.arguments.items():
+        node = properties.get(key) if isinstance(properties, dict) else None
+        if not (_free_string(node) and isinstance(value, str) and _named(value, error)):
+            continue
+        taken = {value.casefold()}
+        for other in [*_runs(value, shorter=True), *_runs(task, shorter=False)]:
+            if other.casefold() not in taken:
+                taken.add(other.casefold())
+                found.append(ToolCall(call.name, {**call.arguments, key: other}))
+    return found if len(found) <= MAX_WORD_PROBES else []
+
+
+def _free_string(node: Any) -> bool:
+    constrained = ("enum", "const", "pattern", "format")
+    return isinstance(node, dict) and node.get("type") == "string" and not any(k in node for k in constrained)
+
+
+def _named(value: str, error: str) -> bool:
+    """A value of words only, quoted or written out in the error: the tool said this value was the problem."""
+    words = WORDS.findall(value)
+    return bool(words) and " ".join(words) == " ".join(value.split()) and value.strip().casefold() in error.casefold()
+
+
+def _runs(text: str, *, shorter: bool) -> list[str]:
+    """Runs of words of `text` that start and end on a content word: all shorter ones of a value (`shorter`), or
+    single words and adjacent pairs of a task (a pair only where no punctuation or digit sits between)."""
+    spans = [(m.group(), m.start(), m.end()) for m in WORDS.finditer(text)]
+    if shorter:
+        n = len(spans)
+        runs = [spans[i : j + 1] for i in range(n) for j in range(i, n) if j - i + 1 < n]
+    else:
+        pairs = [spans[i : i + 2] for i in range(len(spans) - 1) if text[spans[i][2] : spans[i + 1][1]] == " "]
+        runs = [[s] for s in spans] + pairs
+    content = [r for r in runs if r[0][0].casefold() not in FILLER and r[-1][0].casefold() not in FILLER]
+    return [text[r[0][1] : r[-1][2]] for r in content if len(r) > 1 or len(r[0][0]) > 2]
 
 
 async def working(toolset: Any, ctx: RunContext[Any], candidates: list[ToolCall]) -> list[ToolCall]:

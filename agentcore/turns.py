@@ -182,9 +182,24 @@ def _unwrap(answer: Any) -> Any:
     return answer
 
 
-def response_from_text(text: str, request: ModelRequest, **extra: Any) -> ModelResponse:
-    """A ModelResponse from raw model text: parsed as a turn when the request was constrained."""
+def response_from_text(text: str, request: ModelRequest, *, cut_off: bool = False, **extra: Any) -> ModelResponse:
+    """A ModelResponse from raw model text: parsed as a turn when the request was constrained. `cut_off`: the
+    backend stopped at max_tokens; broken output then raises `cut_off_error`."""
     if not request.constrain:
         return ModelResponse(content=text, raw=text, **extra)
-    content, call = parse_turn(text, request)
+    try:
+        content, call = parse_turn(text, request)
+    except ModelError as exc:
+        if cut_off:
+            raise cut_off_error(request) from exc
+        raise
     return ModelResponse(content=content, tool_call=call, raw=text, **extra)
+
+
+def cut_off_error(request: ModelRequest) -> ModelError:
+    """A turn that ran past max_tokens before its JSON closed. Its text is not quoted: it is nearly always a
+    pattern repeating itself (`3 * 1.5 * 1.25 * 1.125 * ...`), and quoted in the retry notice it was copied into
+    every later turn (compose m09: the final answer became that pattern)."""
+    return ModelError(
+        f"the reply ran past max_tokens={request.max_tokens} without closing (it repeated itself); write a short one"
+    )

@@ -127,7 +127,12 @@ class ToolGuard(Policy):
         self.validator = validator
         self.instructions = instructions
         self.checks = Checks(
-            tuple(checks), tuple(provenance_kinds), tuple(blocking_kinds), check_max_tokens, suspicion_after_provenance
+            tuple(checks),
+            tuple(provenance_kinds),
+            tuple(blocking_kinds),
+            check_max_tokens,
+            suspicion_after_provenance,
+            shared_prefix=plan_layout == "stable_first",
         )
         self.max_iterations = max_iterations
         self.seed = seed

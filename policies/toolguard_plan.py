@@ -43,6 +43,8 @@ async def propose(turn: Turn, label: str, tools: list[ToolSpec]) -> ToolCall | N
     offered = (*shown, tp.NO_TOOL_SPEC)
     if turn.plan_layout == "stable_first":
         listed, late = layout(turn, label, shown)
+        if label == "B" and turn.state.description_scan:  # scan off: B may list a poisoned description
+            turn.state.listed = (*listed, tp.NO_TOOL_SPEC)
         messages = tp.plan_messages(
             turn.instructions(), turn.ctx.task, (*listed, tp.NO_TOOL_SPEC), turn.state.steps, allowed=offered, late=late
         )
@@ -92,9 +94,16 @@ def layout(turn: Turn, label: str, shown: list[ToolSpec]) -> tuple[list[ToolSpec
 
 
 async def final(turn: Turn, reason: str) -> ModelResponse:
-    """The final answer, written in a clean context from the validated steps (never the poisoned prompt)."""
+    """The final answer, written in a clean context from the validated steps (never the poisoned prompt). In the
+    stable-first layout with the description scan on, that context is plan B's (`state.listed`: only tools the
+    scan passed), so the answer extends plan B's saved KV state instead of evaluating a prompt of its own."""
     request = turn.request
-    messages = tp.final_messages(turn.instructions(), turn.ctx.task, turn.state.steps)
+    if turn.plan_layout == "stable_first" and turn.state.listed:
+        messages = tp.final_messages_stable_first(
+            turn.instructions(), turn.ctx.task, turn.state.listed, turn.state.steps
+        )
+    else:
+        messages = tp.final_messages(turn.instructions(), turn.ctx.task, turn.state.steps)
     answer = ModelRequest(
         messages=messages,
         tools=(),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentcore.context import RunContext
-from agentcore.messages import Message, ModelRequest, ModelResponse, NoticePart, ToolCall, Usage
+from agentcore.messages import Message, ModelRequest, ModelResponse, NoticePart, ToolCall, ToolSpec, Usage
 from agentcore.policies import toolguard_prompts as tp
 from agentcore.policies.toolguard_checks import Verdict, description_injection, sanitized_description
 from agentcore.policy import CallModel
@@ -38,6 +38,7 @@ class GuardState:
     scanned: set[str] = field(default_factory=set)  # tools whose descriptions were scanned
     flagged: dict[str, str] = field(default_factory=dict)  # scan-flagged tool -> the description plans see
     dropped: set[str] = field(default_factory=set)  # tools out of both plans (on_rejections="drop")
+    listed: tuple[ToolSpec, ...] = ()  # stable-first layout: the tools plan B's system message lists
     description_scan: bool = False  # descriptions were scanned, so the plans may share one tool list
 
 

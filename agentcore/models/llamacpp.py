@@ -27,13 +27,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from agentcore.errors import ContextOverflowError, ModelUnavailableError, UserError
+from agentcore.errors import ContextOverflowError, ModelError, ModelUnavailableError, UserError
 from agentcore.grammar import schema_to_gbnf
 from agentcore.messages import Message, ModelRequest, ModelResponse, Timings, Usage
 from agentcore.models import kvstate, native
 from agentcore.models.base import check_real_model_allowed
 from agentcore.models.kvstore import KVStore, common_prefix
-from agentcore.turns import response_from_text, turn_schema
+from agentcore.turns import cut_off_error, response_from_text, turn_schema
 
 CHATML = (
     "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
@@ -262,10 +262,16 @@ class LlamaCppModel:
             calls=1,
         )
         timings = Timings(total_seconds=total)
-        if use_native:
+        cut_off = output["choices"][0].get("finish_reason") == "length"
+        if not use_native:
+            return response_from_text(text, request, cut_off=cut_off, usage=usage, timings=timings)
+        try:
             content, call = native.parse_native(text, request)
-            return ModelResponse(content=content, tool_call=call, raw=text, usage=usage, timings=timings)
-        return response_from_text(text, request, usage=usage, timings=timings)
+        except ModelError as exc:
+            if cut_off:
+                raise cut_off_error(request) from exc
+            raise
+        return ModelResponse(content=content, tool_call=call, raw=text, usage=usage, timings=timings)
 
     def _resume(self, llm: Any, tokens: list[int]) -> int:
         """Put the KV state holding the longest prefix of `tokens` in the context; returns how many prompt tokens

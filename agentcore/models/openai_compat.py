@@ -112,12 +112,7 @@ class OpenAICompatModel:
         choice = _first_choice(data)
         text = (choice.get("message") or {}).get("content") or ""
         extra = {"usage": _usage(data), "timings": _timings(data, total)}
-        try:
-            return response_from_text(str(text), request, **extra)
-        except ModelError as exc:
-            if choice.get("finish_reason") == "length":
-                raise ModelError(f"{exc} (cut off at max_tokens={request.max_tokens})") from exc
-            raise
+        return response_from_text(str(text), request, cut_off=choice.get("finish_reason") == "length", **extra)
 
     def request_body(self, request: ModelRequest) -> dict[str, Any]:
         """The JSON body of the chat completion call for `request` (public: benches and tests inspect it)."""

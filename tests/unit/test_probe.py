@@ -96,3 +96,58 @@ async def test_probes_past_the_time_budget_change_nothing(monkeypatch: pytest.Mo
     model = ScriptedModel([call("slow_lookup", table="capitals", key="laptop"), "unknown"])
     result = await Agent(model, tools=[make_tool(slow_lookup, read_only=True)]).run("What does a laptop cost?")
     assert [s.tool_error for s in result.steps if s.call is not None] == [True]
+
+
+# --- word arguments ---------------------------------------------------------------------------------------------
+
+NAMED = "ValueError: no 'price of laptop' in prices"
+
+
+def keys(calls: list[ToolCall]) -> list[str]:
+    return [c.arguments["key"] for c in calls]
+
+
+def test_word_alternatives_are_shorter_runs_of_the_value_then_the_tasks_content_words() -> None:
+    failed = ToolCall("lookup", {"table": "prices", "key": "price of laptop"})
+    found = probe.word_alternatives(failed, READ_ONLY.spec(), "What does the desk lamp cost?", NAMED)
+    # "of" starts or ends no run; "the", "does" and "what" are filler; "desk lamp" is a pair of the task
+    assert keys(found) == ["price", "laptop", "desk", "lamp", "cost", "desk lamp", "lamp cost"]
+    assert {c.arguments["table"] for c in found} == {"prices"}
+
+
+@pytest.mark.parametrize(
+    ("key", "error", "why"),
+    [
+        ("price of laptop", "ValueError: the table is locked", "the error does not name the value"),
+        ("6 * laptop", "ValueError: no '6 * laptop' in prices", "not a value of words: an expression"),
+    ],
+)
+def test_no_word_alternatives_unless_the_error_names_a_value_of_words(key: str, error: str, why: str) -> None:
+    failed = ToolCall("lookup", {"table": "prices", "key": key})
+    assert probe.word_alternatives(failed, READ_ONLY.spec(), "What does a laptop cost?", error) == [], why
+
+
+def test_no_word_alternatives_for_tools_with_side_effects_or_too_many_words() -> None:
+    failed = ToolCall("lookup", {"table": "prices", "key": "price of laptop"})
+    assert probe.word_alternatives(failed, make_tool(lookup).spec(), "laptop", NAMED) == []
+    long_task = " ".join(f"word{chr(97 + i)}" for i in range(26)).replace("word", "item")
+    assert probe.word_alternatives(failed, READ_ONLY.spec(), long_task, NAMED) == []
+
+
+async def test_the_one_word_that_works_runs_in_place_of_a_description() -> None:
+    model = ScriptedModel([call("lookup", table="prices", key="price of laptop"), "899"])
+    result = await Agent(model, tools=[READ_ONLY]).run("What does a laptop cost?")
+    ran = [(s.call, s.result, s.tool_error) for s in result.steps if s.call is not None]
+    assert ran == [(ToolCall("lookup", {"table": "prices", "key": "laptop"}), "899", False)]
+    assert any(e["kind"] == "notice" and "other word value" in e["message"] for e in result.trace)
+
+
+async def test_a_placeholder_runs_as_the_one_task_word_that_works_and_two_change_nothing() -> None:
+    model = ScriptedModel([call("lookup", table="prices", key="product"), "1.2"])
+    result = await Agent(model, tools=[READ_ONLY]).run("How much is a pen with a small discount?")
+    assert [s.call for s in result.steps if s.call is not None] == [
+        ToolCall("lookup", {"table": "prices", "key": "pen"})
+    ]
+    model = ScriptedModel([call("lookup", table="prices", key="product"), "I do not know"])
+    result = await Agent(model, tools=[READ_ONLY]).run("Is a pen cheaper than a laptop?")
+    assert [s.tool_error for s in result.steps if s.call is not None] == [True]  # pen and laptop both work

@@ -131,6 +131,17 @@ def test_parse_errors_are_model_errors(text: str, match: str) -> None:
         parse_turn(text, request(ADD))
 
 
+def test_a_turn_cut_off_at_max_tokens_is_not_quoted_back() -> None:
+    """The runaway text (a repeating pattern) must not reach the retry notice, where the model copied it."""
+    runaway = '{"tool": "add", "arguments": {"a": 3 * 1.5 * 1.25 * 1.125 * 1.0625'
+    with pytest.raises(ModelError, match="not JSON"):
+        response_from_text(runaway, request(ADD))
+    with pytest.raises(ModelError, match="ran past max_tokens=") as cut:
+        response_from_text(runaway, request(ADD), cut_off=True)
+    assert "1.125" not in str(cut.value)
+    assert response_from_text('{"final_answer": "4"}', request(ADD), cut_off=True).content == "4"
+
+
 def test_tool_call_when_no_tools_offered_is_an_error() -> None:
     with pytest.raises(ModelError, match="unknown tool"):
         parse_turn('{"tool": "add", "arguments": {"a": 1, "b": 2}}', request())
