@@ -18,17 +18,18 @@ from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.loop_checks import (
     ANSWER_CHECKS,
     doubled_call,
+    good_steps,
     placeholder_call,
     stale_again,
     stale_call,
     unsourced_numbers,
 )
-from agentcore.messages import ModelRequest, ModelResponse, ToolCall
+from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
 from agentcore.policy import Veto
-from agentcore.probe import alternatives, word_alternatives, working
+from agentcore.probe import alternatives, item_alternatives, word_alternatives, working
 from agentcore.result import RunStatus, Step
 from agentcore.run_state import Run
-from agentcore.unfinished import with_tool_value
+from agentcore.unfinished import leaves, repeats_result, with_tool_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ class FinalTurn:
 
     async def execute(self, run: Run) -> NextStep:
         run.messages.append(prompting.assistant_turn(None, self.content, self.raw))
+        run.probed_items = await probed_items(run, self.content)
         if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
         invented, latest, insisted = unsourced_numbers(run, self.content)
@@ -278,6 +280,36 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
         if len(found) == 1:
             return (found[0], kind) if await run.deps.chain.before_tool(run.ctx, found[0]) is found[0] else (None, "")
     return None, ""
+
+
+async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
+    """For the unfinished check (`loop_checks.unused_words`): when the answer repeats the last result, of a
+    read-only call with a word of the task as its argument, the task's other words that the same tool accepts
+    and no call used (agentcore.probe.item_alternatives): an item the task still needs."""
+    done = good_steps(run)
+    checked = run.unfinished_results
+    if not done or run.final_only or not run.deps.settings.check_unfinished or len(checked) >= 2:
+        return ()
+    last, task = done[-1], run.ctx.task
+    spec = next((s for s in run.specs if last.call is not None and s.name == last.call.name), None)
+    if (
+        spec is None
+        or last.call is None
+        or last.result in checked
+        or not repeats_result(task, answer, last.result or "")
+    ):
+        return ()
+    proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
+    used = [str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments)]
+    candidates = item_alternatives(last.call, spec, task, used)
+    if not candidates:
+        return ()
+    started = time.perf_counter()
+    try:
+        found = await working(run.deps.toolset, run.ctx, candidates)
+    finally:
+        run.ledger.tool_seconds += time.perf_counter() - started
+    return tuple(str(next(v for k, v in c.arguments.items() if v != last.call.arguments.get(k))) for c in found)
 
 
 async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool, bool]:

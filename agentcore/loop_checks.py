@@ -133,8 +133,9 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
 
 def unused_words(run: Run) -> list[str]:
     """The task's own content words (not the tools' docs, not an instruction verb) that no call or result has,
-    standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards."""
-    return parallel_unused(run.ctx.task, _candidates(run), _used_text(run))
+    standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards;
+    else those the last read-only tool accepts (`Run.probed_items`: "... than a tablet" after the laptop)."""
+    return parallel_unused(run.ctx.task, _candidates(run), _used_text(run)) or list(run.probed_items)
 
 
 def _candidates(run: Run) -> list[str]:

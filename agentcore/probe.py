@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Collection
 from typing import Any
 
 from agentcore.context import RunContext
@@ -70,15 +71,35 @@ def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> 
     return found if len(found) <= MAX_WORD_PROBES else []
 
 
+def item_alternatives(call: ToolCall, spec: ToolSpec, task: str, used: Collection[str]) -> list[ToolCall]:
+    """A successful read-only call whose word argument came from the task, with that argument changed to each
+    other content word or word pair of the task that shares no word with a `used` value: the items the task
+    may still need from the same tool ("How much more does a laptop cost than a tablet?" after the laptop)."""
+    if not spec.read_only:
+        return []
+    properties: Any = bound_schema(spec.parameters).get("properties", {})
+    taken = {word.casefold() for value in used for word in WORDS.findall(value)}
+    found: list[ToolCall] = []
+    for key, value in call.arguments.items():
+        node = properties.get(key) if isinstance(properties, dict) else None
+        if not (_free_string(node) and isinstance(value, str) and _named(value, task)):
+            continue
+        for other in dict.fromkeys(_runs(task, shorter=False)):
+            if not {word.casefold() for word in WORDS.findall(other)} & taken:
+                found.append(ToolCall(call.name, {**call.arguments, key: other}))
+    return found if len(found) <= MAX_WORD_PROBES else []
+
+
 def _free_string(node: Any) -> bool:
     constrained = ("enum", "const", "pattern", "format")
     return isinstance(node, dict) and node.get("type") == "string" and not any(k in node for k in constrained)
 
 
-def _named(value: str, error: str) -> bool:
-    """A value of words only, quoted or written out in the error: the tool said this value was the problem."""
+def _named(value: str, text: str) -> bool:
+    """A value of words only, written out in `text` (an error: the tool said this value was the problem; a
+    task: the model took the value from it)."""
     words = WORDS.findall(value)
-    return bool(words) and " ".join(words) == " ".join(value.split()) and value.strip().casefold() in error.casefold()
+    return bool(words) and " ".join(words) == " ".join(value.split()) and value.strip().casefold() in text.casefold()
 
 
 def _runs(text: str, *, shorter: bool) -> list[str]:

@@ -50,7 +50,7 @@ DEFAULT_PLAN: tuple[tuple[str, str, Sequence[str]], ...] = (
     ("slack", "none", ()),
 )
 ATTACKS = ("description", "important_instructions", "none")
-DEFENCES = ("none", "toolguard", "toolguard_drop")
+DEFENCES = ("none", "toolguard", "toolguard_drop", "toolguard_stable")
 # default: the real model plans and validates. obedient: a deterministic gullible stand-in does both (plumbing).
 # oracle: the stand-in plans (the user task's ground truth, and it obeys every injection it reads) while the real
 # model validates, so Tool-Guard's false rejections show as lost utility even though the 0.5B model solves
@@ -104,7 +104,10 @@ def make_policies(
 
     # The agent's own instructions for the clean contexts; everything else at Tool-Guard's defaults, except
     # toolguard_drop: a twice-rejected tool is dropped and the run goes on instead of ending "blocked".
+    # toolguard_stable: the stable-first plan layout (issue #17), else as toolguard.
     on_rejections = "drop" if defence == "toolguard_drop" else "block"
+    if defence == "toolguard_stable":
+        plan_layout = "stable_first"
     return lambda: [
         ToolGuard(
             instructions=SYSTEM, seed=0, validator=validator, on_rejections=on_rejections, plan_layout=plan_layout

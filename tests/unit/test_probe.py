@@ -151,3 +151,27 @@ async def test_a_placeholder_runs_as_the_one_task_word_that_works_and_two_change
     model = ScriptedModel([call("lookup", table="prices", key="product"), "I do not know"])
     result = await Agent(model, tools=[READ_ONLY]).run("Is a pen cheaper than a laptop?")
     assert [s.tool_error for s in result.steps if s.call is not None] == [True]  # pen and laptop both work
+
+
+# --- items the last read-only tool accepts (the unfinished check) ------------------------------------------------
+
+
+def test_item_alternatives_are_the_tasks_other_words_that_share_none_with_a_used_value() -> None:
+    done = ToolCall("lookup", {"table": "prices", "key": "laptop"})
+    task = "How much more does a laptop cost than a pen?"
+    assert keys(probe.item_alternatives(done, READ_ONLY.spec(), task, ["prices", "laptop"])) == ["more", "cost", "pen"]
+    # a value the model did not take from the task: nothing to go on
+    guessed = ToolCall("lookup", {"table": "prices", "key": "notebook"})
+    assert probe.item_alternatives(guessed, READ_ONLY.spec(), task, ["notebook"]) == []
+
+
+async def test_an_answer_that_repeats_one_item_is_sent_back_naming_the_other() -> None:
+    model = ScriptedModel(
+        [call("lookup", table="prices", key="laptop"), "899", call("lookup", table="prices", key="pen"), "899 and 1.2"]
+    )
+    result = await Agent(model, tools=[READ_ONLY]).run("How much more does a laptop cost than a pen?")
+    assert len(model.requests) == 4 and "pen" in model.requests[2].messages[-1].content
+    assert [s.call.arguments["key"] for s in result.steps if s.call is not None] == ["laptop", "pen"]
+    # the same answer to a task with one item is accepted at once
+    model = ScriptedModel([call("lookup", table="prices", key="laptop"), "899"])
+    assert (await Agent(model, tools=[READ_ONLY]).run("How much does a laptop cost?")).output == "899"
