@@ -112,6 +112,7 @@ class FinalTurn:
     async def execute(self, run: Run) -> NextStep:
         run.messages.append(prompting.assistant_turn(None, self.content, self.raw))
         run.probed_items = await probed_items(run, self.content)
+        run.items_probed = run.items_probed or bool(run.probed_items)
         if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
         invented, latest, insisted = unsourced_numbers(run, self.content)

@@ -231,7 +231,8 @@ def doubled_call(run: Run, call: ToolCall) -> bool:
 def uncombined_results(run: Run, answer: str) -> list[str]:
     """Once: the results of one tool still to combine (two looked-up prices that no call has used yet) when the
     answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no tool returned
-    (their sum worked out in the model's head)."""
+    (their sum worked out in the model's head). The items are the task's when it lists them together ("a laptop
+    and a tablet") or when the item probe named the second one (`Run.items_probed`: "more than a tablet")."""
     if run.combine_checked or run.final_only or not run.deps.settings.check_sources:
         return []
     done = [s for s in good_steps(run) if s.call is not None]
@@ -246,7 +247,8 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
         for i, s in enumerate(done)
         if s.call is not None and s.call.name == last and s.result in waiting and i not in made
     ]
-    if len(same) < 2 or not listed_together(run.ctx.task, _candidates(run), _used_text(run)):
+    together = run.items_probed or listed_together(run.ctx.task, _candidates(run), _used_text(run))
+    if len(same) < 2 or not together:
         return []
     calls = [arguments for arguments, _ in steps]
     guessed_sum = unsourced(run.ctx.task, answer, [result for _, result in steps], calls)

@@ -66,6 +66,7 @@ class Run:
     unfinished_results: list[str] = field(default_factory=list)  # results an answer repeated; checked twice
     unfinished_named: bool = False  # an unfinished notice named task values no call used: one more check allowed
     probed_items: tuple[str, ...] = ()  # task words the last read-only tool accepts that no call used (probe)
+    items_probed: bool = False  # probed_items named an item once: the results of that tool are to be combined
     sources_checked: bool = False
     unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
     guess_checked: bool = False

@@ -166,12 +166,18 @@ def test_item_alternatives_are_the_tasks_other_words_that_share_none_with_a_used
 
 
 async def test_an_answer_that_repeats_one_item_is_sent_back_naming_the_other() -> None:
-    model = ScriptedModel(
-        [call("lookup", table="prices", key="laptop"), "899", call("lookup", table="prices", key="pen"), "899 and 1.2"]
-    )
-    result = await Agent(model, tools=[READ_ONLY]).run("How much more does a laptop cost than a pen?")
-    assert len(model.requests) == 4 and "pen" in model.requests[2].messages[-1].content
-    assert [s.call.arguments["key"] for s in result.steps if s.call is not None] == ["laptop", "pen"]
+    def subtract(a: float, b: float) -> float:
+        """a - b."""
+        return a - b
+
+    turns = [call("lookup", table="prices", key="laptop"), "899", call("lookup", table="prices", key="pen"), "1.2"]
+    model = ScriptedModel([*turns, call("subtract", a=899, b=1.2), "897.8"])
+    result = await Agent(model, tools=[READ_ONLY, subtract]).run("How much more does a laptop cost than a pen?")
+    assert "pen" in model.requests[2].messages[-1].content
+    # the second item's result alone is sent back too: the two results are still to be combined
+    assert "899, 1.2 are not combined" in model.requests[4].messages[-1].content
+    assert result.output == "897.8"
+    assert [s.call.name for s in result.steps if s.call is not None] == ["lookup", "lookup", "subtract"]
     # the same answer to a task with one item is accepted at once
     model = ScriptedModel([call("lookup", table="prices", key="laptop"), "899"])
     assert (await Agent(model, tools=[READ_ONLY]).run("How much does a laptop cost?")).output == "899"
