@@ -115,16 +115,21 @@ def _kv(row: dict[str, Any]) -> str:
 
 
 def _compare(task: str, rows: Sequence[dict[str, Any]]) -> list[str]:
-    """Per case: each Tool-Guard row against the undefended one, and whether all of them took the same decisions."""
+    """Per case: each Tool-Guard row against the undefended one, and per prompt layout whether one KV state and
+    several took the same decisions (the KV cache must not change what the model decides; a layout may)."""
     bare = next((r for r in rows if r["defence"] == "none"), None)
     guarded = [r for r in rows if r["defence"] != "none"]
     if bare is None or not guarded:
         return []
     base = max(bare["evaluated_per_step"], 1)
     ratios = ", ".join(f"{key(r)[3]}/{_kv(r)} {r['evaluated_per_step'] / base:.1f}x" for r in guarded)
-    same = all(r["decisions"] == guarded[0]["decisions"] for r in guarded)
+    layouts = dict.fromkeys(key(r)[3] for r in guarded)
+    same = ", ".join(
+        f"{layout} {len({json.dumps(r['decisions']) for r in guarded if key(r)[3] == layout}) == 1}"
+        for layout in layouts
+    )
     return [f"- {task}: evaluated tokens/step against the undefended run: {ratios} (target <= 2x);"
-            f" same decisions in every Tool-Guard row: {same}"]  # fmt: skip
+            f" same decisions with one KV state and several: {same}"]  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
