@@ -114,8 +114,13 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     result = done[-1].result or ""
     if checked and (result in checked or not run.unfinished_named):
         return [], [], ""
-    # The model's own calls as well as what ran: a policy may have rewritten a number the model did use.
-    proposed = [m.part.call.arguments for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
+    # The model's own calls as well as what ran: a policy may have rewritten a number the model did use. Not
+    # calls that failed: `calculator("Subtract 20 from the price of a keyboard")` used no 20 (compose3 p05).
+    proposed = [
+        m.part.call.arguments
+        for m in run.messages
+        if isinstance(m.part, CallPart) and m.part.call and m.part.call.signature() not in run.failed_calls
+    ]
     used = [*proposed, *(step.call.arguments for step in done if step.call)]
     if not repeats_result(run.ctx.task, answer, result):
         # An answer with a number no tool returned, while a listed item was never fetched, is a guess at it

@@ -309,7 +309,16 @@ async def test_without_named_items_the_unfinished_check_fires_once() -> None:
         ("What do 2 chairs cost?", "170", [({"key": "chair"}, "85"), ({"expression": "85 * 2"}, "170")], []),
         ("What is 12 times 7?", "84", [({"expression": "12 * 7"}, "84")], []),  # the task's own numbers
         ("How many legs does a spider have?", "8", [({"expression": "6 * 8"}, "48")], []),  # not the answer
-        ("What is pi squared?", "9.87", [({"expression": "pi ** 2"}, "9.8696")], []),  # one number is no input set
+        ("What is pi squared?", "9.87", [({"expression": "pi ** 2"}, "9.8696")], []),  # "squared" is the 2
+        # one input from nowhere is enough: the 12 is the task's, the notebook's price was made up
+        (
+            "What is the price of a notebook times 12?",
+            "12000",
+            [({"expression": "12 * 1000"}, "12000")],
+            ["12", "1000"],
+        ),
+        ("Add 20% tax to 215.", "258", [({"expression": "215 * 1.2"}, "258")], []),  # 1.2 is the task's 20%
+        ("Split 60 among 4.", "15", [({"expression": "60 * 0.25"}, "15")], []),  # 0.25 is 1/4
     ],
 )
 def test_made_up(task: str, answer: str, steps: list[tuple[dict[str, object], str]], inputs: list[str]) -> None:
@@ -398,3 +407,19 @@ async def test_a_guessed_sum_while_a_listed_item_is_unfetched_names_the_item() -
     assert notice.startswith("Not done yet: 45 is only the result of the last step; the task still names laptop,")
     assert model.requests[4].messages[-1].content.startswith("Not done yet: the results 45, 899 are not combined")
     assert result.output == "944"
+
+
+async def test_a_number_only_a_failed_call_took_is_still_unused() -> None:
+    """The whole task pasted into the calculator failed; the 3 in it was never used (compose3 p05)."""
+    model = ScriptedModel(
+        [
+            call("calculator", expression="Multiply the price of a laptop by 3"),
+            call("lookup", key="laptop"),
+            "899",
+            call("calculator", expression="899*3"),
+            "2697",
+        ]
+    )
+    result = await Agent(model, tools=[lookup, calculator]).run("Multiply the price of a laptop by 3.")
+    assert "the task still uses 3" in model.requests[3].messages[-1].content
+    assert result.output == "2697"
