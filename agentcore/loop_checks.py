@@ -21,6 +21,7 @@ from agentcore.result import Step
 from agentcore.unfinished import (
     doubled,
     guessed,
+    invented_steps,
     leaves_out,
     made_up,
     made_up_steps,
@@ -116,12 +117,18 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
         return [], [], ""
     # The model's own calls as well as what ran: a policy may have rewritten a number the model did use. Not
     # calls that failed: `calculator("Subtract 20 from the price of a keyboard")` used no 20 (compose3 p05).
+    # Nor, once the made-up check fired, the calls on invented inputs (compose m09: `3 * 1.5 * 2.5`, then the
+    # backpack's price looked up and answered alone; the 3 went into no real call).
+    fiction = _invented_calls(run, done) if run.made_up_at else set()
     proposed = [
         m.part.call.arguments
         for m in run.messages
-        if isinstance(m.part, CallPart) and m.part.call and m.part.call.signature() not in run.failed_calls
+        if isinstance(m.part, CallPart)
+        and m.part.call
+        and m.part.call.signature() not in run.failed_calls
+        and m.part.call.signature() not in fiction
     ]
-    used = [*proposed, *(step.call.arguments for step in done if step.call)]
+    used = [*proposed, *(step.call.arguments for step in done if step.call and step.call.signature() not in fiction)]
     if not repeats_result(run.ctx.task, answer, result):
         # An answer with a number no tool returned, while a listed item was never fetched, is a guess at it
         # ("39.95" for a keyboard and a mouse after the mouse alone): name the item rather than the arithmetic.
@@ -134,6 +141,12 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     if pending or unnamed:  # only a check that fired counts: another check may send an answer back first
         checked.append(result)
     return pending, unnamed, result
+
+
+def _invented_calls(run: Run, done: list[Step]) -> set[str]:
+    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
+    calls = [step.call for step in done if step.call is not None]
+    return {calls[i].signature() for i in invented_steps(run.ctx.task, steps)}
 
 
 def unused_words(run: Run) -> list[str]:
