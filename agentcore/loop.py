@@ -310,6 +310,8 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
         found = await working(run.deps.toolset, run.ctx, candidates)
     finally:
         run.ledger.tool_seconds += time.perf_counter() - started
+    if 2 * len(found) > len(candidates):  # a tool that takes most words (word_count) names no item by taking one
+        return ()
     return tuple(str(next(v for k, v in c.arguments.items() if v != last.call.arguments.get(k))) for c in found)
 
 

@@ -181,3 +181,16 @@ async def test_an_answer_that_repeats_one_item_is_sent_back_naming_the_other() -
     # the same answer to a task with one item is accepted at once
     model = ScriptedModel([call("lookup", table="prices", key="laptop"), "899"])
     assert (await Agent(model, tools=[READ_ONLY]).run("How much does a laptop cost?")).output == "899"
+
+
+async def test_a_tool_that_takes_any_word_names_no_item() -> None:
+    """word_count works on every word of the task: that it took one says nothing (x05 counted twice)."""
+
+    def word_count(text: str) -> int:
+        """Count the words of a text."""
+        return len(text.split())
+
+    model = ScriptedModel([call("word_count", text="small models need good tools"), "5"])
+    tools = [make_tool(word_count, read_only=True)]
+    result = await Agent(model, tools=tools).run("Count the words in 'small models need good tools'.")
+    assert result.output == "5" and len(model.requests) == 2
