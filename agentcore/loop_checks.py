@@ -21,7 +21,6 @@ from agentcore.result import Step
 from agentcore.unfinished import (
     doubled,
     guessed,
-    invented_steps,
     leaves_out,
     made_up,
     made_up_steps,
@@ -117,8 +116,8 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
         return [], [], ""
     # The model's own calls as well as what ran: a policy may have rewritten a number the model did use. Not
     # calls that failed: `calculator("Subtract 20 from the price of a keyboard")` used no 20 (compose3 p05).
-    # Nor, once the made-up check fired, the calls on invented inputs (compose m09: `3 * 1.5 * 2.5`, then the
-    # backpack's price looked up and answered alone; the 3 went into no real call).
+    # Nor, once the made-up check fired, the calls on invented inputs (the made-up total, then one price looked
+    # up and answered alone: the task's numbers went into no real call).
     fiction = _invented_calls(run, done) if run.made_up_at else set()
     proposed = [
         m.part.call.arguments
@@ -146,7 +145,7 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
 def _invented_calls(run: Run, done: list[Step]) -> set[str]:
     steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
     calls = [step.call for step in done if step.call is not None]
-    return {calls[i].signature() for i in invented_steps(run.ctx.task, steps)}
+    return {calls[i].signature() for i in made_up_steps(run.ctx.task, steps)}
 
 
 def unused_words(run: Run) -> list[str]:

@@ -109,13 +109,13 @@ def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[di
 
 
 def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> tuple[list[str], str]:
-    """(the inputs, the result) when the answer is the result of a call with an input from nowhere
-    (`invented_steps`). "What is the total price of one keyboard and one mouse?" answered with
+    """(the inputs, the result) when the answer is the result of a call whose inputs came from nowhere
+    (`made_up_steps`). "What is the total price of one keyboard and one mouse?" answered with
     calculator("100 + 200") = 300: the prices were made up instead of looked up. The answer-side check
     (`unsourced`) cannot see it, since a tool did return 300."""
     written = _THOUSANDS.sub("", _json_text(answer.strip()))
     answered = [match.group() for match in _NUMBER.finditer(written)]
-    for index in invented_steps(task, steps):
+    for index in made_up_steps(task, steps):
         arguments, result = steps[index]
         if any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
             return [
@@ -137,29 +137,11 @@ def made_up_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
     return found
 
 
-def invented_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
-    """The (arguments, result) steps with at least one input from nowhere: a number in neither the task (digits,
-    words, or a task number's reciprocal or percentage: "split among 4" is 0.25, "15%" is 0.15 or 1.15), an earlier call
-    nor an earlier result. Looser than `made_up_steps`: `calculator("12 * 1000")` for "the price of a notebook
-    times 12" took the 12 from the task and made up the price."""
-    given = {round(abs(n), 12) for n in numbers_in(task)} | _spelled(task)
-    percents = {round(1 + sign * n / 100, 12) for n in given for sign in (0, 1, -1)}  # 20% tax: * 1.2
-    known = given | percents | {round(1 / n, 12) for n in given if n} | {0.0, 1.0}
-    found = []
-    for index, (arguments, result) in enumerate(steps):
-        mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
-        if mine - known:
-            found.append(index)
-        known |= mine | {round(abs(n), 12) for n in numbers_in(result)}
-    return found
-
-
 # Numbers a task may write in words; a general English list, so "double it" is no made-up 2.
 _SPELLED = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100, "thousand": 1000, "million": 1e6, "dozen": 12,
     "half": 0.5, "quarter": 0.25, "third": 1 / 3, "double": 2, "twice": 2, "triple": 3, "thrice": 3, "percent": 100,
-    "squared": 2, "cubed": 3,
 }  # fmt: skip
 
 

@@ -309,16 +309,9 @@ async def test_without_named_items_the_unfinished_check_fires_once() -> None:
         ("What do 2 chairs cost?", "170", [({"key": "chair"}, "85"), ({"expression": "85 * 2"}, "170")], []),
         ("What is 12 times 7?", "84", [({"expression": "12 * 7"}, "84")], []),  # the task's own numbers
         ("How many legs does a spider have?", "8", [({"expression": "6 * 8"}, "48")], []),  # not the answer
-        ("What is pi squared?", "9.87", [({"expression": "pi ** 2"}, "9.8696")], []),  # "squared" is the 2
-        # one input from nowhere is enough: the 12 is the task's, the notebook's price was made up
-        (
-            "What is the price of a notebook times 12?",
-            "12000",
-            [({"expression": "12 * 1000"}, "12000")],
-            ["12", "1000"],
-        ),
-        ("Add 20% tax to 215.", "258", [({"expression": "215 * 1.2"}, "258")], []),  # 1.2 is the task's 20%
-        ("Split 60 among 4.", "15", [({"expression": "60 * 0.25"}, "15")], []),  # 0.25 is 1/4
+        ("What is pi squared?", "9.87", [({"expression": "pi ** 2"}, "9.8696")], []),  # one number is no input set
+        # the task's number beside one from nowhere is not made up: "3 * 4 * 1000" ml may be a unit's constant
+        ("How many ml do 4 jugs of 3 liters hold?", "12000", [({"expression": "3 * 4 * 1000"}, "12000")], []),
     ],
 )
 def test_made_up(task: str, answer: str, steps: list[tuple[dict[str, object], str]], inputs: list[str]) -> None:
