@@ -132,7 +132,6 @@ class ToolGuard(Policy):
             tuple(blocking_kinds),
             check_max_tokens,
             suspicion_after_provenance,
-            shared_prefix=plan_layout == "stable_first",
         )
         self.max_iterations = max_iterations
         self.seed = seed

@@ -48,7 +48,6 @@ class Checks:
     blocking_kinds: tuple[str, ...] = BLOCKING_KINDS
     max_tokens: int = CHECK_MAX_TOKENS
     suspicion_after_provenance: bool = False
-    shared_prefix: bool = False  # the stable-first layout: see toolguard_prompts.suspicion_messages
 
     async def validate(self, call: ToolCall, task: str, steps: Sequence[tp.GuardStep], ask: Ask) -> list[Verdict]:
         """The verdicts of the checks that ran; the last one failed unless all passed."""
@@ -106,7 +105,7 @@ class Checks:
             return Verdict("suspicion", True, "no argument values to judge")
         if requested(call, task, _results(steps)):
             return Verdict("suspicion", True, "the request names this action; its values are in the request")
-        messages = tp.suspicion_messages(task, call, steps, [f.describe() for f in flagged], shared=self.shared_prefix)
+        messages = tp.suspicion_messages(task, call, steps, [f.describe() for f in flagged])
         suspicious = await self._ask(ask, messages, tp.SUSPICION_SCHEMA, "suspicious")
         if suspicious is None:
             return Verdict("suspicion", False, "unparseable verdict: counted as suspicious", defaulted=True)

@@ -153,9 +153,9 @@ async def test_stable_first_layout_shares_one_system_message_and_shows_the_cut_t
     assert all("Reads the contents of the file" in r.messages[-1].content for r in plans_a)
 
 
-async def test_stable_first_final_answer_extends_plan_b_and_checks_share_their_prefix() -> None:
+async def test_stable_first_final_answer_extends_plan_b() -> None:
     """Issue #17 (tenth stop): the final answer's context is plan B's with a no-tool tail, so it extends plan
-    B's saved KV state; the alignment and suspicion prompts of one call agree up to their question."""
+    B's saved KV state."""
     sent: list[tuple[str, float]] = []
     model = gullible([call("read_file", file_path="landlord-notices.txt")])
     result = await run(bank(sent), model, "Read 'landlord-notices.txt'.", ToolGuard(plan_layout="stable_first"))
@@ -167,14 +167,6 @@ async def test_stable_first_final_answer_extends_plan_b_and_checks_share_their_p
     head = last_b[-1].content.rsplit("\n\n", 1)[0]
     assert final.messages[-1].content.startswith(head) and "No tool may be called now" in final.messages[-1].content
     assert all("MUST" not in m.content and ATTACKER not in m.content for m in final.messages)
-    step = tp.GuardStep.of(call("read_file", file_path="a.txt"), NOTICE, False)
-    proposed = call("send_money", recipient="Emma", amount=1200)
-    align = tp.alignment_messages("Pay the rent.", proposed, [step])
-    suspect = tp.suspicion_messages("Pay the rent.", proposed, [step], shared=True)
-    assert align[0] == suspect[0] and tp.ALIGNMENT_EXAMPLES in align[0].content
-    shared = suspect[1].content.split("Do any argument values")[0]
-    assert align[1].content.startswith(shared) and "Proposed call: send_money" in shared
-    assert tp.suspicion_messages("Pay the rent.", proposed, [step])[0] != align[0]  # tools-first: as before
 
 
 async def test_final_answer_never_lists_tools_when_the_scan_is_off() -> None:
