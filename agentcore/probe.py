@@ -39,12 +39,8 @@ PROBE_SECONDS = 10.0  # all probes of one failed call together (an MCP tool is a
 def alternatives(call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
     """The call with one enum argument changed to each of its other values; empty when the tool may have side
     effects, has no enum argument, or has more than MAX_PROBES alternatives."""
-    if not spec.read_only:
-        return []
-    properties: Any = bound_schema(spec.parameters).get("properties", {})
     found: list[ToolCall] = []
-    for key, value in call.arguments.items():
-        node = properties.get(key) if isinstance(properties, dict) else None
+    for key, value, node in _arguments(call, spec):
         values = node.get("enum") if isinstance(node, dict) else None
         if isinstance(values, list) and value in values:
             found += [ToolCall(call.name, {**call.arguments, key: other}) for other in values if other != value]
@@ -55,13 +51,9 @@ def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> 
     """The call with one free-string argument, a value of words only that the error names, changed to each shorter
     run of its own words and each content word or word pair of `task`; empty when the tool may have side effects,
     no argument qualifies, or there are more than MAX_WORD_PROBES alternatives."""
-    if not spec.read_only:
-        return []
-    properties: Any = bound_schema(spec.parameters).get("properties", {})
     found: list[ToolCall] = []
-    for key, value in call.arguments.items():
-        node = properties.get(key) if isinstance(properties, dict) else None
-        if not (_free_string(node) and isinstance(value, str) and _named(value, error)):
+    for key, value, node in _arguments(call, spec):
+        if not _word_value(node, value, error):
             continue
         taken = {value.casefold()}
         for other in [*_runs(value, shorter=True), *_runs(task, shorter=False)]:
@@ -75,14 +67,10 @@ def item_alternatives(call: ToolCall, spec: ToolSpec, task: str, used: Collectio
     """A successful read-only call whose word argument came from the task, with that argument changed to each
     other content word or word pair of the task that shares no word with a `used` value: the items the task
     may still need from the same tool ("How much more does a laptop cost than a tablet?" after the laptop)."""
-    if not spec.read_only:
-        return []
-    properties: Any = bound_schema(spec.parameters).get("properties", {})
     taken = {word.casefold() for value in used for word in WORDS.findall(value)}
     found: list[ToolCall] = []
-    for key, value in call.arguments.items():
-        node = properties.get(key) if isinstance(properties, dict) else None
-        if not (_free_string(node) and isinstance(value, str) and _named(value, task)):
+    for key, value, node in _arguments(call, spec):
+        if not _word_value(node, value, task):
             continue
         for other in dict.fromkeys(_runs(task, shorter=False)):
             if not {word.casefold() for word in WORDS.findall(other)} & taken:
@@ -90,9 +78,20 @@ def item_alternatives(call: ToolCall, spec: ToolSpec, task: str, used: Collectio
     return found if len(found) <= MAX_WORD_PROBES else []
 
 
-def _free_string(node: Any) -> bool:
+def _arguments(call: ToolCall, spec: ToolSpec) -> list[tuple[str, Any, Any]]:
+    """(name, value, schema node) of each argument; none for a tool that may have side effects (never probed)."""
+    if not spec.read_only:
+        return []
+    properties: Any = bound_schema(spec.parameters).get("properties", {})
+    nodes = properties if isinstance(properties, dict) else {}
+    return [(key, value, nodes.get(key)) for key, value in call.arguments.items()]
+
+
+def _word_value(node: Any, value: Any, text: str) -> bool:
+    """A free string (no enum, pattern or format) of words only, written out in `text`."""
     constrained = ("enum", "const", "pattern", "format")
-    return isinstance(node, dict) and node.get("type") == "string" and not any(k in node for k in constrained)
+    free = isinstance(node, dict) and node.get("type") == "string" and not any(k in node for k in constrained)
+    return free and isinstance(value, str) and _named(value, text)
 
 
 def _named(value: str, text: str) -> bool:
