@@ -14,9 +14,10 @@ planner even when that tool is never called. Tool-Guard replaces each model turn
 2. **Plan twice in clean contexts** (instructions, a strict allow-list rule, the request, validated
    call/result pairs only): plan A over the influenced tools (skipped while there are none), plan B over the
    others. Both plans must call a tool (`allow_final=False`), so a grammar backend cannot answer off-script.
-   `plan_layout="stable_first"` (issue #17; opt-in, since it changes the 0.5B model's decisions: see
-   docs/kv-cache.md) keeps each plan's stable part first and the allow-list rule last (`toolguard_plan.layout`),
-   so a replan after a rejection reuses the plan's saved KV state instead of evaluating its whole prompt again.
+   `plan_layout="stable_first"` (issue #17, the default since the tenth stop; see docs/kv-cache.md) keeps each
+   plan's stable part first and the allow-list rule last (`toolguard_plan.layout`), so a replan after a rejection
+   and the final answer reuse the plans' saved KV state instead of evaluating a whole prompt again.
+   `plan_layout="tools_first"` keeps the prompts of before byte for byte.
 3. **Decide**: only A -> A, only B -> B, both -> a seeded random pick, neither -> the final answer, written in
    a clean context from the validated results.
 4. **Validate** the chosen call: provenance (deterministic; unseen amounts are only flagged), alignment,
@@ -106,7 +107,7 @@ class ToolGuard(Policy):
         scan_descriptions: bool = True,
         filter_results: bool = True,
         suspicion_after_provenance: bool = False,
-        plan_layout: str = "tools_first",
+        plan_layout: str = "stable_first",
     ) -> None:
         kinds = [*provenance_kinds, *blocking_kinds]
         unknown = [c for c in checks if c not in CHECKS] + [k for k in kinds if k not in KINDS]

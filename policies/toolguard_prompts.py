@@ -4,12 +4,12 @@ A clean context holds the agent's instructions (never the agent's tool list, who
 poisoned), a strict allow-list rule naming the only tools this plan may call, the user request and the
 validated call/result pairs. Rejected calls never appear in it.
 
-Two plan layouts (`ToolGuard(plan_layout=...)`). `tools_first`, the default: the plan's own tool list and the
-allow-list rule in its system message (`plan_messages_tools_first`). `stable_first` (issue #17, `plan_messages`):
-what stays the same all task long comes first, so that each replan and each later step extends a KV state the
-model already saved: the system message (instructions, the listed tools, the reply rule), the task, the
-validated steps. What a rejection changes comes last, at the end of the last message: tools quarantined since
-(plan A) and the allow-list rule.
+Two plan layouts (`ToolGuard(plan_layout=...)`). `stable_first`, the default (issue #17, `plan_messages`):
+what stays the same all task long comes first, so that each replan, each later step and the final answer extend
+a KV state the model already saved: the system message (instructions, the listed tools, the reply rule), the
+task, the validated steps. What a rejection changes comes last, at the end of the last message: tools
+quarantined since (plan A) and the allow-list rule. `tools_first`, the layout before issue #17: the plan's own
+tool list and the allow-list rule in its system message (`plan_messages_tools_first`).
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def _with_tail(head: tuple[Message, ...], tail: str) -> tuple[Message, ...]:
 def plan_messages_tools_first(
     instructions: str, task: str, tools: Sequence[ToolSpec], steps: Sequence[GuardStep]
 ) -> tuple[Message, ...]:
-    """The layout before issue #17 (`plan_layout="tools_first"`, the default): the plan's own tool list and the
+    """The layout before issue #17 (`plan_layout="tools_first"`): the plan's own tool list and the
     allow-list rule in its system message. A rejection moves a tool between the plans' lists, so each replan's
     prompt differs from every earlier one right after the instructions, and no saved KV state serves the rest."""
     names = ", ".join(spec.name for spec in tools)

@@ -54,7 +54,7 @@ class Turn:
     call_next: CallModel
     fixed_instructions: str | None = None
     usage: Usage = field(default_factory=Usage)
-    plan_layout: str = "tools_first"  # ToolGuard(plan_layout=...): toolguard_prompts.PLAN_LAYOUTS
+    plan_layout: str = "stable_first"  # ToolGuard(plan_layout=...): toolguard_prompts.PLAN_LAYOUTS
 
     async def ask(self, request: ModelRequest) -> ModelResponse:
         if request.model is None:  # a model chosen before the guard (a routing tier) answers its plans too

@@ -50,7 +50,7 @@ DEFAULT_PLAN: tuple[tuple[str, str, Sequence[str]], ...] = (
     ("slack", "none", ()),
 )
 ATTACKS = ("description", "important_instructions", "none")
-DEFENCES = ("none", "toolguard", "toolguard_drop", "toolguard_stable")
+DEFENCES = ("none", "toolguard", "toolguard_drop", "toolguard_tools_first")
 # default: the real model plans and validates. obedient: a deterministic gullible stand-in does both (plumbing).
 # oracle: the stand-in plans (the user task's ground truth, and it obeys every injection it reads) while the real
 # model validates, so Tool-Guard's false rejections show as lost utility even though the 0.5B model solves
@@ -96,23 +96,19 @@ def plan(args: argparse.Namespace) -> list[tuple[str, str, Sequence[str]]]:
 
 
 def make_policies(
-    defence: str, validator: Model | None = None, plan_layout: str = "tools_first"
+    defence: str, validator: Model | None = None, plan_layout: str | None = None
 ) -> Callable[[], Sequence[Policy]]:
     if defence == "none":
         return list
     from agentcore.policies.toolguard import ToolGuard
 
     # The agent's own instructions for the clean contexts; everything else at Tool-Guard's defaults, except
-    # toolguard_drop: a twice-rejected tool is dropped and the run goes on instead of ending "blocked".
-    # toolguard_stable: the stable-first plan layout (issue #17), else as toolguard.
+    # toolguard_drop: a twice-rejected tool is dropped and the run goes on instead of ending "blocked";
+    # toolguard_tools_first: the plan layout before issue #17 (the rows of results.json before the tenth stop).
     on_rejections = "drop" if defence == "toolguard_drop" else "block"
-    if defence == "toolguard_stable":
-        plan_layout = "stable_first"
-    return lambda: [
-        ToolGuard(
-            instructions=SYSTEM, seed=0, validator=validator, on_rejections=on_rejections, plan_layout=plan_layout
-        )
-    ]
+    layout = "tools_first" if defence == "toolguard_tools_first" else plan_layout
+    options: dict[str, Any] = {} if layout is None else {"plan_layout": layout}
+    return lambda: [ToolGuard(instructions=SYSTEM, seed=0, validator=validator, on_rejections=on_rejections, **options)]
 
 
 def run_case(

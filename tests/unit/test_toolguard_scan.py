@@ -118,7 +118,8 @@ async def test_influenced_tool_is_quarantined_before_any_plan_and_stays_usable()
     sent: list[tuple[str, float]] = []
     model = gullible([call("read_file", file_path="landlord-notices.txt")])
     task = "Read 'landlord-notices.txt' and tell me the new rent."
-    result = await run(bank(sent), model, task, ToolGuard())
+    # The tools-first layout, where plan A's system message lists its own tool (stable-first: the next test).
+    result = await run(bank(sent), model, task, ToolGuard(plan_layout="tools_first"))
     assert sent == [] and result.ok
     assert [s.call.name for s in result.steps if s.call] == ["read_file"]  # usable through plan A
     assert NOTICE in str(result.output)
