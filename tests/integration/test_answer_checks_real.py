@@ -92,3 +92,26 @@ async def test_a_lookup_in_the_wrong_table_runs_in_the_table_that_has_the_key(qw
     probed = [e for e in result.trace if e["kind"] == "notice" and "other enum value" in e["message"]]
     assert probed and "capitals" in probed[0]["call"]
     assert "65.85" in str(result.output)
+
+
+async def test_a_description_passed_as_a_key_runs_as_the_one_word_that_works(qwen: LlamaCppModel) -> None:
+    """This model wrote `calculator("6 * (price of printer)")`, then `lookup(key="price of printer")`, twice, and
+    answered a guess. The error names that value, so the loop tries its shorter runs and the task's words: only
+    "printer" is a key, and that call runs instead (agentcore.probe.word_alternatives)."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup", "calculator"]))
+    result = await agent.run("What is the price of a printer multiplied by 6?")
+    probed = [e for e in result.trace if e["kind"] == "notice" and "other word value" in e["message"]]
+    assert probed and "price of printer" in probed[0]["call"]
+    assert "954" in str(result.output)
+
+
+async def test_an_answer_with_one_of_two_items_goes_back_for_the_other(qwen: LlamaCppModel) -> None:
+    """This model looked up the laptop and answered its price. lookup also takes "tablet", another word of the
+    task that no call used (agentcore.probe.item_alternatives), so the answer goes back naming it. (The model
+    then adds the two prices instead of subtracting: the operation is still its own.)"""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup", "calculator"]))
+    result = await agent.run("How much more does a laptop cost than a tablet?")
+    named = [e for e in result.trace if e["kind"] == "notice" and e.get("words") == ["tablet"]]
+    keys = [s.call.arguments.get("key") for s in result.steps if s.call is not None and s.call.name == "lookup"]
+    assert named and "tablet" in keys and "laptop" in keys
+    assert any(s.call.name == "calculator" for s in result.steps if s.call is not None and not s.tool_error)
