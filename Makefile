@@ -46,6 +46,13 @@ bench-security: setup
 	./scripts/setup_agentdojo.sh
 	bench/peers/.venv-agentdojo/bin/python -m bench.security.run $(ARGS)
 
+# Issue #17's Tool-Guard proof: 3 AgentDojo cases, cold, undefended and Tool-Guard with one KV state and several.
+.PHONY: bench-toolguard-kv
+bench-toolguard-kv: setup
+	./scripts/setup_agentdojo.sh
+	bench/peers/.venv-agentdojo/bin/python -m bench.security.kv_compare --fresh $(if $(OUT),--out $(OUT)) \
+	  --runs none:default,toolguard:default:stable_first,toolguard:off:stable_first,toolguard:default,toolguard:off $(ARGS)
+
 # Learning gain of experience memory (train with memory writing, reflect, test read-only): see docs/memory.md.
 bench-learning: setup
 	$(BIN)/python -m bench.learning $(ARGS)
