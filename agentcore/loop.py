@@ -271,13 +271,7 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
         ("enum", alternatives(call, spec)),
         ("word", word_alternatives(call, spec, run.ctx.task, error)),
     ):
-        if not candidates:
-            continue
-        started = time.perf_counter()
-        try:
-            found = await working(run.deps.toolset, run.ctx, candidates)
-        finally:
-            run.ledger.tool_seconds += time.perf_counter() - started
+        found = await timed_probes(run, candidates) if candidates else []
         if len(found) == 1:
             return (found[0], kind) if await run.deps.chain.before_tool(run.ctx, found[0]) is found[0] else (None, "")
     return None, ""
@@ -303,16 +297,21 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
     proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments)]
     candidates = item_alternatives(last.call, spec, task, used)
-    if not candidates:
-        return ()
-    started = time.perf_counter()
-    try:
-        found = await working(run.deps.toolset, run.ctx, candidates)
-    finally:
-        run.ledger.tool_seconds += time.perf_counter() - started
-    if 2 * len(found) > len(candidates):  # a tool that takes most words (word_count) names no item by taking one
+    found = await timed_probes(run, candidates) if candidates else []
+    if not found or 2 * len(found) > len(
+        candidates
+    ):  # a tool that takes most words (word_count) names no item by taking one
         return ()
     return tuple(str(next(v for k, v in c.arguments.items() if v != last.call.arguments.get(k))) for c in found)
+
+
+async def timed_probes(run: Run, candidates: list[ToolCall]) -> list[ToolCall]:
+    """The candidates that work (agentcore.probe.working); their time is tool time in the run's ledger."""
+    started = time.perf_counter()
+    try:
+        return await working(run.deps.toolset, run.ctx, candidates)
+    finally:
+        run.ledger.tool_seconds += time.perf_counter() - started
 
 
 async def execute_tool(run: Run, call: ToolCall, step: Step) -> tuple[str, bool, bool]:
