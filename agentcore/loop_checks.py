@@ -118,16 +118,10 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     # calls that failed: `calculator("Subtract 20 from the price of a keyboard")` used no 20 (compose3 p05).
     # Nor, once the made-up check fired, the calls on invented inputs (the made-up total, then one price looked
     # up and answered alone: the task's numbers went into no real call).
-    fiction = _invented_calls(run, done) if run.made_up_at else set()
-    proposed = [
-        m.part.call.arguments
-        for m in run.messages
-        if isinstance(m.part, CallPart)
-        and m.part.call
-        and m.part.call.signature() not in run.failed_calls
-        and m.part.call.signature() not in fiction
-    ]
-    used = [*proposed, *(step.call.arguments for step in done if step.call and step.call.signature() not in fiction)]
+    skip = run.failed_calls | (_invented_calls(run, done) if run.made_up_at else set())
+    calls = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
+    calls += [step.call for step in done if step.call]
+    used = [call.arguments for call in calls if call.signature() not in skip]
     if not repeats_result(run.ctx.task, answer, result):
         # An answer with a number no tool returned, while a listed item was never fetched, is a guess at it
         # ("39.95" for a keyboard and a mouse after the mouse alone): name the item rather than the arithmetic.

@@ -6,6 +6,7 @@ import pytest
 
 from agentcore import Agent
 from agentcore.models.llamacpp import LlamaCppModel
+from agentcore.result import RunResult
 from agentcore.tools.builtin import builtin_toolset
 from bench import toolbox
 
@@ -17,6 +18,12 @@ PRICES = {"monitor": 215.0, "desk": 310.0}
 def price(product: str) -> float:
     """Price of a product in dollars (monitor, desk)."""
     return PRICES[product.lower().strip()]
+
+
+async def shop(model: LlamaCppModel, task: str) -> RunResult[str]:
+    """A run with the bench's lookup tables and calculator (read-only tools, so the loop may probe them)."""
+    agent: Agent[None, str] = Agent(model, tools=toolbox.agent_tools(["lookup", "calculator"]))
+    return await agent.run(task)
 
 
 def miles_to_km(miles: float) -> float:
@@ -87,8 +94,7 @@ async def test_a_lookup_in_the_wrong_table_runs_in_the_table_that_has_the_key(qw
     """After the made-up-inputs notice this model looked "keyboard" up in the capitals table (the first listed),
     and gave up on the error. lookup is read-only, so the loop tries its other tables: only prices has the key,
     and that call runs instead (agentcore.probe); the model goes on to the mouse and the sum."""
-    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup", "calculator"]))
-    result = await agent.run("What is the total price of one keyboard and one mouse?")
+    result = await shop(qwen, "What is the total price of one keyboard and one mouse?")
     probed = [e for e in result.trace if e["kind"] == "notice" and "other enum value" in e["message"]]
     assert probed and "capitals" in probed[0]["call"]
     assert "65.85" in str(result.output)
@@ -98,8 +104,7 @@ async def test_a_description_passed_as_a_key_runs_as_the_one_word_that_works(qwe
     """This model wrote `calculator("6 * (price of printer)")`, then `lookup(key="price of printer")`, twice, and
     answered a guess. The error names that value, so the loop tries its shorter runs and the task's words: only
     "printer" is a key, and that call runs instead (agentcore.probe.word_alternatives)."""
-    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup", "calculator"]))
-    result = await agent.run("What is the price of a printer multiplied by 6?")
+    result = await shop(qwen, "What is the price of a printer multiplied by 6?")
     probed = [e for e in result.trace if e["kind"] == "notice" and "other word value" in e["message"]]
     assert probed and "price of printer" in probed[0]["call"]
     assert "954" in str(result.output)
@@ -109,8 +114,7 @@ async def test_an_answer_with_one_of_two_items_goes_back_for_the_other(qwen: Lla
     """This model looked up the laptop and answered its price. lookup also takes "tablet", another word of the
     task that no call used (agentcore.probe.item_alternatives), so the answer goes back naming it. (The model
     then adds the two prices instead of subtracting: the operation is still its own.)"""
-    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["lookup", "calculator"]))
-    result = await agent.run("How much more does a laptop cost than a tablet?")
+    result = await shop(qwen, "How much more does a laptop cost than a tablet?")
     named = [e for e in result.trace if e["kind"] == "notice" and e.get("words") == ["tablet"]]
     keys = [s.call.arguments.get("key") for s in result.steps if s.call is not None and s.call.name == "lookup"]
     assert named and "tablet" in keys and "laptop" in keys
