@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agentcore.steps import STEP_VERBS
-from agentcore.unfinished import leaves
+from agentcore.unfinished import leaves, numbers_in, spelled_numbers
 
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")  # a value made of words only: no expression, date or number
@@ -164,3 +164,64 @@ def _joined(task: str, first: str, second: str) -> bool:
         return rf"(?<![a-z]){re.escape(a)}s?(?:{joint}){quantity}{re.escape(b)}s?(?![a-z])"
 
     return any(re.search(pattern(a, b), text) for a, b in ((first, second), (second, first)))
+
+
+# Numbers a call may use without the task writing them: "the first", "a mile", "from zero".
+_ALWAYS_GIVEN = frozenset({0.0, 1.0})
+DERIVED_FROM = 40  # pairs of at most this many given numbers count as worked out, not made up
+
+
+def unsupplied(arguments: dict[str, Any], parameters: dict[str, Any], description: str, given: str) -> list[str]:
+    """The required arguments whose values no one gave: numbers that `given` (the conversation: instructions,
+    task, results) neither writes nor yields by one operation on two of its numbers ("50 EUR plus 15%" -> 57.5),
+    and web addresses on a host it never names; the tool's own docs count as given too.
+    `currency_converter(amount=100)` asked for the duration of a flight; `requests.get(url="https://api.ipify.org")`
+    asked for company data. Written `name=value`. Numbers inside strings ("12 * 3"), optional arguments and
+    booleans are never judged."""
+    docs = f"{description} {json.dumps(parameters)}"
+    known = _given_numbers(f"{given} {docs}")
+    derived: set[float] | None = None
+    found = []
+    for name in parameters.get("required", []):
+        for leaf in leaves(arguments.get(name)):
+            if isinstance(leaf, str) and _unknown_host(leaf, f"{given} {docs}"):
+                found.append(f"{name}={leaf}")
+            if not isinstance(leaf, int | float) or isinstance(leaf, bool) or round(abs(leaf), 12) in known:
+                continue
+            derived = _derived(_given_numbers(given)) if derived is None else derived
+            if round(abs(leaf), 6) not in derived:
+                found.append(f"{name}={leaf}")
+    return found
+
+
+_HOST = re.compile(r"https?://([^/\s\"'?#:]+)", re.IGNORECASE)
+
+
+def _unknown_host(value: str, given: str) -> bool:
+    """Whether `value` is a web address on a host that `given` never writes: an address cannot be guessed."""
+    text = given.lower()
+    return any(host.lower().removeprefix("www.") not in text for host in _HOST.findall(value))
+
+
+_SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(k|K|M|B|bn|thousand|million|billion)\b")
+_SCALES = {"k": 1e3, "K": 1e3, "thousand": 1e3, "M": 1e6, "million": 1e6, "B": 1e9, "bn": 1e9, "billion": 1e9}
+
+
+def _given_numbers(text: str) -> set[float]:
+    """The numbers `text` writes in digits or words ("$1.2M" too), and each percentage as a calculator takes it
+    (20% -> 0.2, 1.2, 0.8)."""
+    written = numbers_in(text) + [float(n) * _SCALES[unit] for n, unit in _SCALED.findall(text)]
+    known = {round(abs(n), 12) for n in written} | spelled_numbers(text) | _ALWAYS_GIVEN
+    return known | {round(f, 12) for n in written for f in (n / 100, 1 + n / 100, 1 - n / 100)}
+
+
+def _derived(known: set[float]) -> set[float]:
+    """Every result of one operation on two given numbers, to 6 decimals (a value worked out, not invented)."""
+    values = sorted(known)[:DERIVED_FROM]
+    out = {round(v, 6) for v in values}
+    for a in values:
+        for b in values:
+            out |= {round(a + b, 6), round(abs(a - b), 6), round(a * b, 6)}
+            if b:
+                out.add(round(a / b, 6))
+    return out

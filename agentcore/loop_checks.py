@@ -15,8 +15,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
-from agentcore.grounding import listed_together, mentions, parallel_unused, placeholders, task_words, with_value
-from agentcore.messages import CallPart, ToolCall
+from agentcore.grounding import (
+    listed_together,
+    mentions,
+    parallel_unused,
+    placeholders,
+    task_words,
+    unsupplied,
+    with_value,
+)
+from agentcore.messages import CallPart, NoticePart, ToolCall
 from agentcore.result import Step
 from agentcore.unfinished import (
     doubled,
@@ -294,6 +302,28 @@ def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
     run.notice("tool call argument copied from the tool's description", call=call.signature(), values=copied)
     fixed = ToolCall(call.name, with_value(call.arguments, copied, words[0])) if words else call
     run.messages.append(prompting.placeholder_notice(run.ctx.task, fixed, copied, words, error))
+    return True
+
+
+def unsupplied_call(run: Run, call: ToolCall) -> bool:
+    """Before any tool result, hold back a call whose required numbers no one gave (`grounding.unsupplied`): the
+    model filled a tool that does not fit the question with numbers of its own. The first time it may call with
+    given values or another tool; the second time the next turn may only answer, saying what is missing. Once
+    results exist, the answer checks and Tool-Guard's provenance check judge where numbers came from."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if spec is None or run.unsupplied_held >= 2 or not run.deps.settings.check_sources or good_steps(run):
+        return False
+    given = "\n".join(m.content for m in run.messages if m.role != "assistant" and not isinstance(m.part, NoticePart))
+    values = unsupplied(call.arguments, spec.parameters, spec.description, given)
+    if not values:
+        return False
+    run.unsupplied_held += 1
+    again = run.unsupplied_held == 2
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {' and '.join(values)} given by no one", True
+    run.notice("tool call has required numbers that no one gave; not run", call=call.signature(), values=values)
+    run.final_only = run.final_only or again
+    run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again))
     return True
 
 

@@ -10,7 +10,17 @@ Role = Literal["system", "user", "assistant"]
 MessageKind = Literal["text", "system", "task", "call", "final", "observation", "notice"]
 SectionKind = Literal["instructions", "rules", "tools", "block", "memory"]
 NoticeKind = Literal[
-    "retry", "repeat", "missing_tool", "review", "unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"
+    "retry",
+    "repeat",
+    "missing_tool",
+    "review",
+    "unfinished",
+    "unsourced",
+    "stale",
+    "placeholder",
+    "made_up",
+    "doubled",
+    "unsupplied",
 ]
 
 
@@ -135,7 +145,9 @@ class NoticePart:
     answer's tool result; `what`: the tools to get real values with; `results`: the task's items still to get),
     or a call that used one result twice (`result`: that value; `names`: the item still to get; `call`: the call
     for it), or a placeholder call (`names`: values copied from the tool's docs; `message`: the task's words to use
-    instead; `result`: the error it got; `call`: the call written with the first word)."""
+    instead; `result`: the error it got; `call`: the call written with the first word), or a call whose required
+    numbers the conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it
+    was the second such call, and the next turn may only answer)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -368,6 +368,8 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
+    if part.notice == "unsupplied":
+        return _unsupplied_text(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
         return _check_notice_text(part)
     if part.notice == "review":
@@ -376,6 +378,27 @@ def _notice_text(part: NoticePart) -> str:
             "Reply with a corrected final_answer."
         )
     return f"{part.what} failed: {part.message}\nTask: {task}\nTry again."
+
+
+def _unsupplied_text(part: NoticePart) -> str:
+    """A held-back call whose required numbers nobody gave: use given values, another tool, or answer."""
+    tool = part.call.name if part.call is not None else "the tool"
+    values = " and ".join(part.names)
+    if part.what == "again":
+        return (
+            f"Not run: {tool} again needs values that neither the task nor any tool result gives ({values}).\n"
+            f"Task: {part.task}\nDo not call {tool}. Reply with the final_answer now: answer what you can, and say"
+            " which values are missing."
+        )
+    return (
+        f"Not run: {values} is in neither the task nor any tool result; it was made up.\nTask: {part.task}\n"
+        f"Call a tool only with values that the task or a tool result gives. If the task does not give what {tool}"
+        " needs, do not call it: reply with the final_answer, and say which values are missing."
+    )
+
+
+def unsupplied_notice(task: str, call: ToolCall, values: Sequence[str], again: bool) -> Message:
+    return render(NoticePart("unsupplied", task, call=call, names=tuple(values), what="again" if again else ""))
 
 
 def _check_notice_text(part: NoticePart) -> str:

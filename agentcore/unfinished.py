@@ -127,7 +127,7 @@ def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> tuple[l
 def made_up_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
     """The (arguments, result) steps whose inputs came from nowhere: two or more distinct numbers, none in the
     task (digits or words), an earlier call or an earlier result."""
-    known = {round(abs(n), 12) for n in numbers_in(task)} | _spelled(task) | {0.0, 1.0}
+    known = {round(abs(n), 12) for n in numbers_in(task)} | spelled_numbers(task) | {0.0, 1.0}
     found = []
     for index, (arguments, result) in enumerate(steps):
         mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
@@ -145,7 +145,7 @@ _SPELLED = {
 }  # fmt: skip
 
 
-def _spelled(task: str) -> set[float]:
+def spelled_numbers(task: str) -> set[float]:
     return {round(float(_SPELLED[w]), 12) for w in re.findall(r"[a-z]+", task.lower()) if w in _SPELLED}
 
 

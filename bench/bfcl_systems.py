@@ -1,11 +1,11 @@
 """The two systems of the BFCL benchmark (bench/bfcl.py), each answering one BFCL entry with one model turn.
 
-- `agentcore`: an agentcore `Agent` with the entry's functions as its tools (grammar-constrained turns), run to
-  its first model turn and no further: `after_model_call` keeps the response, `before_tool_call` stops the run
-  with `Veto(stop=True)` before any tool runs, and `max_steps=1` ends a run whose first turn was a final answer.
-  So the model sees exactly what an Agent run shows on its first turn (agentcore's instructions or the entry's
-  own system prompt, its rules and tool signatures, the task, a step plan when the task reads as one).
-  A tool call is the answer `[{name: arguments}]`; a final answer is no call.
+- `agentcore`: an agentcore `Agent` with the entry's functions as its tools (grammar-constrained turns), run until
+  it would run a tool: `before_tool_call` records that call and stops the run with `Veto(stop=True)`, so no tool
+  ever runs. The model sees what an Agent run shows (agentcore's instructions or the entry's own system prompt,
+  its rules and tool signatures, the task, a step plan when the task reads as one), and the loop's checks act as
+  in any run: a call held back (made-up required numbers) or an answer sent back gets another turn, up to
+  MAX_TURNS. The call the agent would run is the answer `[{name: arguments}]`; an accepted answer is no call.
 - `agentcore-native`: the same Agent turn with `LlamaCppModel(tool_format="native")`: the chat template's own
   tool prompt and call syntax, the call grammar-constrained once it starts (agentcore.models.native).
 - `bare`: llama-cpp-python on its own, the way a user of the model's chat template calls tools: the GGUF's own
@@ -79,26 +79,33 @@ class SpecToolset:
 def first_turn_agent(
     model: Any, specs: Sequence[ToolSpec], system: str | None, max_tokens: int, policies: Sequence[Any] = ()
 ) -> Any:
-    """An Agent that keeps its first model response (`agent.first`) and never runs a tool."""
+    """An Agent that runs until it would run a tool (`agent.decided`: that call, vetoed) or answers; `agent.turns`
+    are its model responses. The loop's checks on calls and answers act as in any run (a call held back for
+    made-up numbers gets the next turn), so the answer is what the agent would do; `max_steps` bounds them."""
     from agentcore import Agent
     from agentcore.policy import Veto
 
-    class FirstTurn(Agent[None, str]):
-        first: Any = None
+    class FirstAction(Agent[None, str]):
+        decided: Any = None
+        turns: list[Any]
 
         async def after_model_call(self, ctx: Any, response: Any) -> Any:
-            if self.first is None:
-                self.first = response
+            self.turns.append(response)
             return response
 
         async def before_tool_call(self, ctx: Any, call: Any) -> Any:
-            return Veto("bfcl: the first turn is the answer", stop=True)
+            self.decided = call
+            return Veto("bfcl: the call the agent would run is the answer", stop=True)
 
-    agent = FirstTurn(
-        model, tools=SpecToolset(specs), max_steps=1, name="bfcl", instructions=system, policies=list(policies)
+    agent = FirstAction(
+        model, tools=SpecToolset(specs), max_steps=MAX_TURNS, name="bfcl", instructions=system, policies=list(policies)
     )
+    agent.turns = []
     agent.max_tokens = max_tokens
     return agent
+
+
+MAX_TURNS = 4  # the first turn, and the turns after calls or answers the loop's checks sent back
 
 
 async def agentcore_answer(
@@ -118,19 +125,20 @@ async def agentcore_answer(
     error = None
     try:
         await agent.run(task or " ", history=history or None)
-    except AgentRunError as exc:  # max_steps after a final answer the loop sent back: the first turn still counts
-        error = None if agent.first is not None else str(exc)
+    except AgentRunError as exc:  # max_steps after answers the loop sent back: the last turn still counts
+        error = None if agent.turns else str(exc)
     except Exception as exc:  # a crash is a wrong answer, not a failed benchmark
         error = f"{type(exc).__name__}: {exc}"
     seconds = time.perf_counter() - started
-    response = agent.first
-    if response is None:
+    if not agent.turns:
         return Answer([], error=error or "no model turn", seconds=seconds)
     calls: Calls = []
-    if response.tool_call is not None:
-        calls = [{response.tool_call.name: dict(response.tool_call.arguments)}]
-    raw = response.raw or (response.content or "")
-    return Answer(calls, raw=raw, error=error, seconds=seconds, prompt_tokens=response.usage.prompt_tokens)
+    if agent.decided is not None:
+        calls = [{agent.decided.name: dict(agent.decided.arguments)}]
+    raw = "\n".join(r.raw or (r.content or "") for r in agent.turns)
+    tokens = sum(r.usage.prompt_tokens for r in agent.turns)
+    notes = [f"{len(agent.turns)} model turns"] if len(agent.turns) > 1 else []
+    return Answer(calls, raw=raw, error=error, seconds=seconds, prompt_tokens=tokens, notes=notes)
 
 
 # -- bare llama-cpp-python with the chat template's native tools ---------------------------------------------

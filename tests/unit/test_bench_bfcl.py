@@ -291,12 +291,21 @@ def test_agentcore_final_answer_is_no_call() -> None:
     model.assert_complete()
 
 
-def test_agentcore_final_answer_then_named_tool_still_takes_the_first_turn() -> None:
-    # the loop sends a final answer back once when the task names a tool; the first turn is still the answer
+def test_agentcore_answer_is_the_call_the_agent_would_run() -> None:
+    # the loop sends a final answer back once when the task names a tool; the call it then makes is the answer
     model = ScriptedModel(["no", call("calculate_triangle_area", base=1, height=2)])
     answer = _answer(model, [{"role": "user", "content": "use calculate_triangle_area"}], [TRIANGLE])
-    assert answer.calls == []
-    assert answer.error is None
+    assert answer.calls == [{"calculate_triangle_area": {"base": 1, "height": 2}}]
+    assert answer.error is None and answer.notes == ["2 model turns"]
+    model.assert_complete()
+
+
+def test_agentcore_call_with_made_up_numbers_is_held_back_and_the_answer_counts() -> None:
+    model = ScriptedModel([call("calculate_triangle_area", base=10, height=50), "Base and height are not given."])
+    answer = _answer(model, [{"role": "user", "content": "What is the area of a triangle?"}], [TRIANGLE])
+    assert answer.calls == [] and answer.error is None
+    assert answer.notes == ["2 model turns"]
+    model.assert_complete()
 
 
 def test_agentcore_uses_the_entry_system_prompt_and_history() -> None:

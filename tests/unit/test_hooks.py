@@ -221,7 +221,7 @@ async def test_wrap_model_turn_can_replace_the_response() -> None:
             return await call_next(request)
 
     model = ScriptedModel(["42"])  # only the second turn reaches the model
-    result = await Agent(model, tools=[add], policies=[Canned()]).run("the answer")
+    result = await Agent(model, tools=[add], policies=[Canned()]).run("add 20 and 22")
     model.assert_complete()
     assert result.output == "42" and executed == [{"a": 20, "b": 22}]
     assert len(result.steps) == 2 and result.usage.calls == 1
