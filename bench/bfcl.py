@@ -421,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from agentcore.models.llamacpp import LlamaCppModel
     from agentcore.policies.relevance import ToolRelevance
-    from bench.bfcl_systems import BareQwen, agentcore_answer
+    from bench.bfcl_systems import MAX_TURNS, BareQwen, agentcore_answer
     from bench.harness import resolve_model
 
     model_path = resolve_model(args.model)
@@ -456,9 +456,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" {args.max_tokens}; bfcl-eval {bfcl.version} (data and AST checker)",
         f"- split: {args.split} ({'even' if args.split == 'dev' else 'odd'}-indexed entries),"
         f" limit {args.limit or 'none'} per category" + (f", after the first {args.skip}" if args.skip else ""),
-        "- agentcore: one Agent turn, grammar-constrained; agentcore+relevance: the same with the ToolRelevance"
-        " policy (agentcore's reply reused where the policy keeps the tools: the same request);"
-        " agentcore-native: one Agent turn in the chat template's own tool format, the call grammar-constrained;"
+        "- agentcore: an Agent run up to the call it would run (grammar-constrained turns; a call or answer the"
+        f" loop's checks send back gets another turn, at most {MAX_TURNS}); agentcore+relevance: the same with the"
+        " ToolRelevance policy (agentcore's reply reused where the policy keeps the tools: the same request);"
+        " agentcore-native: the same run in the chat template's own tool format, the call grammar-constrained;"
         " bare: the GGUF's chat template with native tools,"
         " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"
         " accepted too (bench/bfcl_systems.py)",

@@ -119,3 +119,23 @@ async def test_an_answer_with_one_of_two_items_goes_back_for_the_other(qwen: Lla
     keys = [s.call.arguments.get("key") for s in result.steps if s.call is not None and s.call.name == "lookup"]
     assert named and "tablet" in keys and "laptop" in keys
     assert any(s.call.name == "calculator" for s in result.steps if s.call is not None and not s.tool_error)
+
+
+def projectile_range(initial_velocity: float, angle: float) -> float:
+    """Horizontal range of a projectile in metres, from its launch speed (m/s) and angle (degrees)."""
+    import math
+
+    return round(initial_velocity**2 * math.sin(math.radians(2 * angle)) / 9.81, 3)
+
+
+async def test_a_call_with_made_up_numbers_does_not_run(qwen: LlamaCppModel) -> None:
+    """Asked in symbols, the model called the tool with its own numbers (velocity 10, angle 45): held back, and
+    the run ends with an answer, no call run. Given the numbers, the same tool runs at once."""
+    agent: Agent[None, str] = Agent(qwen, tools=[projectile_range])
+    vague = await agent.run("How far does a ball go when launched with velocity 'v' at an angle 'theta'?")
+    held = [step for step in vague.steps if step.call is not None]
+    assert held and all(step.tool_error and "given by no one" in (step.result or "") for step in held)
+    assert vague.status == "completed" and vague.output
+    given = await agent.run("How far does a ball go when launched at 20 m/s at an angle of 30 degrees?")
+    ran = [step for step in given.steps if step.call is not None and not step.tool_error]
+    assert [step.call.arguments for step in ran if step.call] == [{"initial_velocity": 20, "angle": 30}]
