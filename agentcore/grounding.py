@@ -207,11 +207,25 @@ _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(k|K|M|B|bn|thousand|million|billion)\b
 _SCALES = {"k": 1e3, "K": 1e3, "thousand": 1e3, "M": 1e6, "million": 1e6, "B": 1e9, "bn": 1e9, "billion": 1e9}
 
 
+# The counts that calendar and clock words carry: "the next week" is days=7 (BFCL multiple_63, fresh test slice 3).
+# fmt: off
+_UNIT_COUNTS = {
+    "week": (7,), "fortnight": (14,), "month": (30, 31, 12), "year": (365, 12, 52), "day": (24,), "hour": (60,),
+    "minute": (60,), "decade": (10,), "century": (100,), "pair": (2,), "couple": (2,),
+}
+# fmt: on
+
+
+def _unit_counts(text: str) -> set[float]:
+    words = {w.removesuffix("s") for w in _WORD.findall(text.lower())}
+    return {float(n) for word, counts in _UNIT_COUNTS.items() if word in words for n in counts}
+
+
 def _given_numbers(text: str) -> set[float]:
-    """The numbers `text` writes in digits or words ("$1.2M" too), and each percentage as a calculator takes it
-    (20% -> 0.2, 1.2, 0.8)."""
+    """The numbers `text` writes in digits or words ("$1.2M", "a week" too), and each percentage as a calculator
+    takes it (20% -> 0.2, 1.2, 0.8)."""
     written = numbers_in(text) + [float(n) * _SCALES[unit] for n, unit in _SCALED.findall(text)]
-    known = {round(abs(n), 12) for n in written} | spelled_numbers(text) | _ALWAYS_GIVEN
+    known = {round(abs(n), 12) for n in written} | spelled_numbers(text) | _unit_counts(text) | _ALWAYS_GIVEN
     return known | {round(f, 12) for n in written for f in (n / 100, 1 + n / 100, 1 - n / 100)}
 
 

@@ -40,6 +40,8 @@ CONVERT: dict[str, Any] = {
         ({"amount": 5, "points": [], "currency": "7"}, "Take 5.", []),  # nor strings
         ({"amount": True, "points": []}, "Yes.", []),  # nor booleans
         ({"amount": 1200000, "points": []}, "Revenues of $1.2M.", []),  # a scaled number
+        ({"amount": 7, "points": []}, "The air quality for the next week.", []),  # a calendar word's count
+        ({"amount": 48, "points": []}, "Over two days.", []),  # worked out: 2 days * 24 hours
     ],
 )
 def test_unsupplied(arguments: dict[str, Any], given: str, missing: list[str]) -> None:
