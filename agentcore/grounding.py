@@ -100,6 +100,12 @@ def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[
     return list(dict.fromkeys(" ".join(run) for run in runs if run))[:MAX_CANDIDATES]
 
 
+def content_words(text: str) -> list[str]:
+    """The words of `text` that can name a thing: no function word, instruction verb or two-letter word."""
+    words = [w for w in _words(text) if len(w) > 2 and w not in _FUNCTION_WORDS and not _is_verb(w)]
+    return list(dict.fromkeys(words))
+
+
 def _is_verb(word: str) -> bool:
     """An instruction verb in any common form ("divide", "divided", "adds"): an operation, never a value."""
     stems = (word, word[:-1], word[:-2], word.removesuffix("ing"), word.removesuffix("ied") + "y")

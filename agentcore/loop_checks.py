@@ -26,6 +26,7 @@ from agentcore.grounding import (
 )
 from agentcore.messages import CallPart, NoticePart, ToolCall
 from agentcore.result import Step
+from agentcore.rows import wrong_row
 from agentcore.unfinished import (
     doubled,
     guessed,
@@ -91,12 +92,28 @@ def made_up_check(run: Run, answer: str) -> bool:
     return bool(inputs)
 
 
+def wrong_row_check(run: Run, answer: str) -> bool:
+    """Once: the answer's numbers come from lines of the last result that do not name the task's item, while one
+    line does (agentcore.rows): the model took the first row of a table. The notice quotes the right line."""
+    done = good_steps(run)
+    if run.row_checked or run.final_only or not done or not run.deps.settings.check_sources:
+        return False
+    row = wrong_row(run.ctx.task, answer, done[-1].result or "")
+    if row is None:
+        return False
+    run.row_checked = True
+    run.notice("final answer taken from a line the task does not name; sent back", row=row)
+    run.messages.append(prompting.wrong_row_notice(run.ctx.task, answer, row))
+    return True
+
+
 # The checks a final answer goes through, in order; the first that sends it back wins.
 ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     missing_tool_check,
     unfinished_check,
     uncombined_check,
     made_up_check,
+    wrong_row_check,
 )
 
 

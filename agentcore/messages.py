@@ -21,6 +21,7 @@ NoticeKind = Literal[
     "made_up",
     "doubled",
     "unsupplied",
+    "wrong_row",
 ]
 
 
@@ -147,7 +148,8 @@ class NoticePart:
     for it), or a placeholder call (`names`: values copied from the tool's docs; `message`: the task's words to use
     instead; `result`: the error it got; `call`: the call written with the first word), or a call whose required
     numbers the conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it
-    was the second such call, and the next turn may only answer)."""
+    was the second such call, and the next turn may only answer), or an answer taken from the wrong line of a
+    result (`result`: the answer; `message`: the line the task names)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -61,4 +61,8 @@ def test_parameter_docs_are_shown_only_where_they_add_to_the_signature(monkeypat
     assert "weather: The weather" not in line  # restates the names
     assert "unit?: celsius|fahrenheit" in line and "days?: integer" in line
     monkeypatch.setattr(prompting, "PARAM_DOCS", False)
-    assert "Args:" not in tool_signature(weather) and "?" not in tool_signature(weather)
+    line = tool_signature(weather)  # only a doc that shows a format or an example, and no `?` marks
+    assert line.endswith("Args: location: The city and state, e.g. San Francisco, CA.") and "?" not in line
+    memo = {"note": {"type": "string", "description": "Any memo."}}
+    plain = ToolSpec("f", "F.", {"type": "object", "properties": memo})
+    assert "Args:" not in tool_signature(plain)
