@@ -323,10 +323,10 @@ def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
 
 
 def unsupplied_call(run: Run, call: ToolCall) -> bool:
-    """Before any tool result, hold back a call whose required numbers no one gave (`grounding.unsupplied`): the
-    model filled a tool that does not fit the question with numbers of its own. The first time it may call with
-    given values or another tool; the second time the next turn may only answer, saying what is missing. Once
-    results exist, the answer checks and Tool-Guard's provenance check judge where numbers came from."""
+    """Before any tool result, hold back a call whose required values no one gave (`grounding.unsupplied`): the
+    model filled a tool that does not fit the question with numbers or a web address of its own. The first time
+    it may call with given values or another tool; the second time the next turn may only answer, saying what is
+    missing. Once results exist, the answer checks and Tool-Guard's provenance check judge where values came from."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.unsupplied_held >= 2 or not run.deps.settings.check_sources or good_steps(run):
         return False
@@ -338,7 +338,7 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     again = run.unsupplied_held == 2
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {' and '.join(values)} given by no one", True
-    run.notice("tool call has required numbers that no one gave; not run", call=call.signature(), values=values)
+    run.notice("tool call has required values that no one gave; not run", call=call.signature(), values=values)
     run.final_only = run.final_only or again
     run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again))
     return True

@@ -147,7 +147,7 @@ class NoticePart:
     or a call that used one result twice (`result`: that value; `names`: the item still to get; `call`: the call
     for it), or a placeholder call (`names`: values copied from the tool's docs; `message`: the task's words to use
     instead; `result`: the error it got; `call`: the call written with the first word), or a call whose required
-    numbers the conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it
+    values the conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it
     was the second such call, and the next turn may only answer), or an answer taken from the wrong line of a
     result (`result`: the answer; `message`: the line the task names)."""
 

@@ -393,7 +393,7 @@ def _notice_text(part: NoticePart) -> str:
 
 
 def _unsupplied_text(part: NoticePart) -> str:
-    """A held-back call whose required numbers nobody gave: use given values, another tool, or answer."""
+    """A held-back call whose required values nobody gave: use given values, another tool, or answer."""
     tool = part.call.name if part.call is not None else "the tool"
     values = " and ".join(part.names)
     if part.what == "again":
