@@ -111,8 +111,9 @@ def tool_signature(spec: ToolSpec) -> str:
 # A doc that spells out a value's format or gives an example ("in the format of 'City, State'", "e.g. San Diego,
 # CA", "formatted as 'YYYY-MM-DD'") is shown even with PARAM_DOCS off: the model cannot guess the format, and the
 # grammar cannot hold a free string to it. BFCL dev: live_simple 4/12 -> 9/12, the other categories unchanged,
-# 19 more prompt tokens an entry. The 48 tasks' tools have no such doc; the README example's read_file has one
-# ("for example notes/todo.txt"), and with it the model answered from the file's first line (agentcore.rows).
+# 19 more prompt tokens an entry. The 48 tasks' tools have no such doc. An example is copied as often as it is
+# followed: read_file's 'for example "notes/todo.txt"' sent the model to notes/a.txt for a.txt (so our own docs
+# give none), and made it answer the README example from prices.txt's first line (hence agentcore.rows).
 _FORMAT_DOC = re.compile(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|\bformat(?:ted)?\b", re.IGNORECASE)
 
 

@@ -223,7 +223,7 @@ def workspace_toolset(
         """Read a text file from the workspace.
 
         Args:
-            path: File path relative to the workspace, for example "notes/todo.txt".
+            path: File path relative to the workspace root.
         """
         return space.read(path)
 
@@ -231,7 +231,7 @@ def workspace_toolset(
         """Write a text file in the workspace, replacing it if it exists.
 
         Args:
-            path: File path relative to the workspace, for example "notes/todo.txt".
+            path: File path relative to the workspace root.
             content: The full text to write.
         """
         return space.write(path, content)
