@@ -185,16 +185,18 @@ def unsupplied(arguments: dict[str, Any], parameters: dict[str, Any], descriptio
     asked for company data. Written `name=value`. Numbers inside strings ("12 * 3"), optional arguments and
     booleans are never judged."""
     docs = f"{description} {json.dumps(parameters)}"
-    known = _given_numbers(f"{given} {docs}")
+    spoken = _given_numbers(given)
+    known = spoken | _given_numbers(docs)
+    text = f"{given} {docs}".lower()
     derived: set[float] | None = None
     found = []
     for name in parameters.get("required", []):
         for leaf in leaves(arguments.get(name)):
-            if isinstance(leaf, str) and _unknown_host(leaf, f"{given} {docs}"):
+            if isinstance(leaf, str) and _unknown_host(leaf, text):
                 found.append(f"{name}={leaf}")
             if not isinstance(leaf, int | float) or isinstance(leaf, bool) or round(abs(leaf), 12) in known:
                 continue
-            derived = _derived(_given_numbers(given)) if derived is None else derived
+            derived = _derived(spoken) if derived is None else derived  # only when a number is not written
             if round(abs(leaf), 6) not in derived:
                 found.append(f"{name}={leaf}")
     return found
@@ -203,9 +205,9 @@ def unsupplied(arguments: dict[str, Any], parameters: dict[str, Any], descriptio
 _HOST = re.compile(r"https?://([^/\s\"'?#:]+)", re.IGNORECASE)
 
 
-def _unknown_host(value: str, given: str) -> bool:
-    """Whether `value` is a web address on a host that `given` never writes: an address cannot be guessed."""
-    text = given.lower()
+def _unknown_host(value: str, text: str) -> bool:
+    """Whether `value` is a web address on a host that `text` (lower case) never writes: an address cannot be
+    guessed."""
     return any(host.lower().removeprefix("www.") not in text for host in _HOST.findall(value))
 
 

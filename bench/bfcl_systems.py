@@ -1,4 +1,4 @@
-"""The two systems of the BFCL benchmark (bench/bfcl.py), each answering one BFCL entry with one model turn.
+"""The systems of the BFCL benchmark (bench/bfcl.py), each answering one BFCL entry with the call it would make.
 
 - `agentcore`: an agentcore `Agent` with the entry's functions as its tools (grammar-constrained turns), run until
   it would run a tool: `before_tool_call` records that call and stops the run with `Veto(stop=True)`, so no tool
@@ -6,14 +6,14 @@
   its rules and tool signatures, the task, a step plan when the task reads as one), and the loop's checks act as
   in any run: a call held back (made-up required numbers) or an answer sent back gets another turn, up to
   MAX_TURNS. The call the agent would run is the answer `[{name: arguments}]`; an accepted answer is no call.
-- `agentcore-native`: the same Agent turn with `LlamaCppModel(tool_format="native")`: the chat template's own
+- `agentcore-native`: the same Agent run with `LlamaCppModel(tool_format="native")`: the chat template's own
   tool prompt and call syntax, the call grammar-constrained once it starts (agentcore.models.native).
 - `bare`: llama-cpp-python on its own, the way a user of the model's chat template calls tools: the GGUF's own
   Jinja template renders the messages with `tools=[{"type": "function", "function": ...}]` (Qwen2.5's
   `<tools></tools>` system block), unconstrained greedy decoding, and every `<tool_call>{"name": ...,
   "arguments": ...}</tool_call>` block of the output is a call.
 
-Both get the same JSON Schemas (bench.bfcl.tool_spec) and share one loaded llama_cpp.Llama.
+All get the same JSON Schemas (bench.bfcl.tool_spec) and share one loaded llama_cpp.Llama.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class SpecToolset:
         return None, 0
 
 
-def first_turn_agent(
+def first_action_agent(
     model: Any, specs: Sequence[ToolSpec], system: str | None, max_tokens: int, policies: Sequence[Any] = ()
 ) -> Any:
     """An Agent that runs until it would run a tool (`agent.decided`: that call, vetoed) or answers; `agent.turns`
@@ -119,7 +119,7 @@ async def agentcore_answer(
     from agentcore.messages import Message
 
     system, earlier, task = split_messages(messages)
-    agent = first_turn_agent(model, specs, system, max_tokens, policies)
+    agent = first_action_agent(model, specs, system, max_tokens, policies)
     history = [Message(role, content) for role, content in earlier if role in ("user", "assistant")]  # type: ignore[arg-type]
     started = time.perf_counter()
     error = None
