@@ -26,7 +26,9 @@ FRESH = load_task_file(TASKS_DIR / "fresh" / "compose2.jsonl")
 FRESH3 = load_task_file(TASKS_DIR / "fresh" / "compose3.jsonl")
 # A fourth, written after compose3's one run and before the mechanisms its failures suggested.
 FRESH4 = load_task_file(TASKS_DIR / "fresh" / "compose4.jsonl")
-FRESHES = [FRESH, FRESH3, FRESH4]
+# A fifth, written at the start of the twelfth stop before the named-value mechanism it measures.
+FRESH5 = load_task_file(TASKS_DIR / "fresh" / "compose5.jsonl")
+FRESHES = [FRESH, FRESH3, FRESH4, FRESH5]
 
 
 def replay(task: Task) -> list[str]:
@@ -54,14 +56,14 @@ def test_dev_and_test_halves_are_balanced_per_class(tasks: list[Task]) -> None:
         assert per_class[task_class, "dev"] == per_class[task_class, "test"] >= 2, task_class
 
 
-@pytest.mark.parametrize("task", [*COMPOSE, *TRAP, *FRESH, *FRESH3, *FRESH4], ids=lambda t: t.id)
+@pytest.mark.parametrize("task", [*COMPOSE, *TRAP, *(t for split in FRESHES for t in split)], ids=lambda t: t.id)
 def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> None:
     """Executed, not trusted: the last reference call's real result passes the check."""
     results = replay(task)
     assert checks.passes(task.check, results[-1]), (task.id, results)
 
 
-@pytest.mark.parametrize("task", [*COMPOSE, *FRESH, *FRESH3, *FRESH4], ids=lambda t: t.id)
+@pytest.mark.parametrize("task", [*COMPOSE, *(t for split in FRESHES for t in split)], ids=lambda t: t.id)
 def test_a_compose_answer_needs_every_step(task: Task) -> None:
     """Stopping early fails: no intermediate result, and no number in the task itself, passes the check."""
     results = replay(task)
@@ -79,7 +81,7 @@ def test_a_trap_offers_exactly_the_tool_that_answers_it(task: Task) -> None:
     assert not checks.passes(task.check, task.task), task.id  # the question does not contain its answer
 
 
-@pytest.mark.parametrize("fresh", FRESHES, ids=["compose2", "compose3", "compose4"])
+@pytest.mark.parametrize("fresh", FRESHES, ids=["compose2", "compose3", "compose4", "compose5"])
 def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     """Every class three times, all test, no id or task text shared with the suite or the other fresh split."""
     assert Counter(t.task_class for t in fresh) == {c: 3 for c in COMPOSE_CLASSES}
