@@ -26,8 +26,9 @@ from agentcore.loop_checks import (
     unsupplied_call,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
+from agentcore.named import resolved_call
 from agentcore.policy import Veto
-from agentcore.probe import alternatives, item_alternatives, word_alternatives, working
+from agentcore.probe import alternatives, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
 from agentcore.run_state import Run
 from agentcore.unfinished import leaves, repeats_result, with_tool_value
@@ -88,7 +89,8 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
         return retry_tool(run, call.name, f"Calling {call.name}", result)
     found, kind = await probed(run, call, result) if error else (None, "")
     if found is not None:  # the one other value that works runs in place of the failed call (agentcore.probe)
-        run.notice(f"a read-only call failed; the one other {kind} value that works ran", call=signature)
+        what = "the values its names stand for" if kind == "named" else f"the one other {kind} value that works"
+        run.notice(f"a read-only call failed; it ran with {what}", call=signature)
         run.messages[-1] = prompting.assistant_turn(found, None)
         call, signature = found, found.signature()
         result, error, _ = await execute_tool(run, call, step)
@@ -275,6 +277,11 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
         found = await timed_probes(run, candidates) if candidates else []
         if len(found) == 1:
             return (found[0], kind) if await run.deps.chain.before_tool(run.ctx, found[0]) is found[0] else (None, "")
+    specs = {s.name: s for s in run.specs}
+    done = [(s.call, specs[s.call.name], s.result or "") for s in good_steps(run) if s.call and s.call.name in specs]
+    named = await resolved_call(call, error, run.specs, done, lambda cs: timed_outcomes(run, cs))
+    if named is not None and await run.deps.chain.before_tool(run.ctx, named) is named:
+        return named, "named"
     return None, ""
 
 
@@ -308,9 +315,15 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
 
 async def timed_probes(run: Run, candidates: list[ToolCall]) -> list[ToolCall]:
     """The candidates that work (agentcore.probe.working); their time is tool time in the run's ledger."""
+    results = await timed_outcomes(run, candidates)
+    return [candidate for candidate, result in zip(candidates, results, strict=True) if result is not None]
+
+
+async def timed_outcomes(run: Run, candidates: list[ToolCall]) -> list[str | None]:
+    """Each candidate's result, None where it failed (agentcore.probe.outcomes); tool time, as for probes."""
     started = time.perf_counter()
     try:
-        return await working(run.deps.toolset, run.ctx, candidates)
+        return await outcomes(run.deps.toolset, run.ctx, candidates)
     finally:
         run.ledger.tool_seconds += time.perf_counter() - started
 

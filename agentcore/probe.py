@@ -22,6 +22,7 @@ from typing import Any
 
 from agentcore.context import RunContext
 from agentcore.messages import ToolCall, ToolSpec
+from agentcore.prompting import format_result
 from agentcore.turns import bound_schema
 
 MAX_PROBES = 12  # more alternatives than this: too many tool calls for a guess, none are tried
@@ -56,7 +57,7 @@ def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> 
         if not _word_value(node, value, error):
             continue
         taken = {value.casefold()}
-        for other in [*_runs(value, shorter=True), *_runs(task, shorter=False)]:
+        for other in [*runs(value, shorter=True), *runs(task, shorter=False)]:
             if other.casefold() not in taken:
                 taken.add(other.casefold())
                 found.append(ToolCall(call.name, {**call.arguments, key: other}))
@@ -72,7 +73,7 @@ def item_alternatives(call: ToolCall, spec: ToolSpec, task: str, used: Collectio
     for key, value, node in _arguments(call, spec):
         if not _word_value(node, value, task):
             continue
-        for other in dict.fromkeys(_runs(task, shorter=False)):
+        for other in dict.fromkeys(runs(task, shorter=False)):
             if not {word.casefold() for word in WORDS.findall(other)} & taken:
                 found.append(ToolCall(call.name, {**call.arguments, key: other}))
     return found if len(found) <= MAX_WORD_PROBES else []
@@ -101,7 +102,7 @@ def _named(value: str, text: str) -> bool:
     return bool(words) and " ".join(words) == " ".join(value.split()) and value.strip().casefold() in text.casefold()
 
 
-def _runs(text: str, *, shorter: bool) -> list[str]:
+def runs(text: str, *, shorter: bool) -> list[str]:
     """Runs of words of `text` that start and end on a content word: all shorter ones of a value (`shorter`), or
     single words and adjacent pairs of a task (a pair only where no punctuation or digit sits between)."""
     spans = [(m.group(), m.start(), m.end()) for m in WORDS.finditer(text)]
@@ -118,16 +119,21 @@ def _runs(text: str, *, shorter: bool) -> list[str]:
 async def working(toolset: Any, ctx: RunContext[Any], candidates: list[ToolCall]) -> list[ToolCall]:
     """The candidates whose call succeeds, tried at once (read-only: their order cannot matter); none when they
     do not all finish within PROBE_SECONDS, since one that did not answer might have been a second that works."""
+    results = await outcomes(toolset, ctx, candidates)
+    return [candidate for candidate, result in zip(candidates, results, strict=True) if result is not None]
 
-    async def works(candidate: ToolCall) -> bool:
+
+async def outcomes(toolset: Any, ctx: RunContext[Any], candidates: list[ToolCall]) -> list[str | None]:
+    """Each candidate's result as text, None where it failed; all None when they do not all finish within
+    PROBE_SECONDS."""
+
+    async def result(candidate: ToolCall) -> str | None:
         try:
-            await toolset.call_tool(candidate.name, candidate.arguments, ctx)
+            return format_result(await toolset.call_tool(candidate.name, candidate.arguments, ctx))
         except Exception:  # a failing alternative is simply not the one
-            return False
-        return True
+            return None
 
     try:
-        results = await asyncio.wait_for(asyncio.gather(*(works(c) for c in candidates)), PROBE_SECONDS)
+        return list(await asyncio.wait_for(asyncio.gather(*(result(c) for c in candidates)), PROBE_SECONDS))
     except TimeoutError:
-        return []
-    return [candidate for candidate, ok in zip(candidates, results, strict=True) if ok]
+        return [None] * len(candidates)

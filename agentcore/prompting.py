@@ -99,8 +99,9 @@ def tool_signature(spec: ToolSpec) -> str:
             arg += f" = {json.dumps(schema['default'])}"
         args.append(arg)
         doc = " ".join(str(schema.get("description", "")).split())
-        if (PARAM_DOCS or shows_format(doc)) and informative(doc, name, schema, spec):
-            docs.append(f"{name}: {clip_words(doc, PARAM_DOC_CHARS).rstrip('.')}")
+        shown = (PARAM_DOCS or shows_format(doc)) and informative(doc, name, schema, spec)
+        if shown or (optional and "default" not in schema and states_default(doc)):
+            docs.append(f"{name}: {clip_keeping_default(doc).rstrip('.')}")
     description = " ".join(spec.description.split())
     line = f"- {spec.name}({', '.join(args)}): {description}"
     if docs:
@@ -119,6 +120,27 @@ _FORMAT_DOC = re.compile(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|\bfor
 
 def shows_format(doc: str) -> bool:
     return _FORMAT_DOC.search(doc) is not None
+
+
+# An optional argument whose doc states its default ("Default 'Daily'", "defaults to 120") gets its doc, of any
+# type: without it the model fills the argument with a guess (period="Monthly", month=12 for "Default 1"), and the
+# tool's own default is what the user asked for. A default in the schema is shown as `= value` instead.
+_DEFAULT_DOC = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def states_default(doc: str) -> bool:
+    return _DEFAULT_DOC.search(doc) is not None
+
+
+def clip_keeping_default(doc: str, limit: int = PARAM_DOC_CHARS) -> str:
+    """The doc clipped to `limit`, with the sentence stating its default kept when the clip cut it off."""
+    clipped = clip_words(doc, limit)
+    if not states_default(doc) or states_default(clipped.removesuffix(" ...")):
+        return clipped
+    stated = next(s for s in _SENTENCE_END.split(doc) if states_default(s))
+    head = clip_words(doc, max(limit - len(stated) - 5, 0)).removesuffix(" ...").strip()
+    return f"{head} ... {clip_words(stated, limit)}" if head else clip_words(stated, limit)
 
 
 # fmt: off

@@ -66,3 +66,36 @@ def test_parameter_docs_are_shown_only_where_they_add_to_the_signature(monkeypat
     memo = {"note": {"type": "string", "description": "Any memo."}}
     plain = ToolSpec("f", "F.", {"type": "object", "properties": memo})
     assert "Args:" not in tool_signature(plain)
+
+
+def test_an_optional_arguments_stated_default_is_shown_whatever_its_type() -> None:
+    trends = ToolSpec(
+        "exhibition_info",
+        "Get exhibitions for a museum.",
+        {
+            "type": "object",
+            "properties": {
+                "museum": {"type": "string", "description": "Name of the museum."},
+                "month": {"type": "integer", "description": "Number of upcoming months to cover. Default 1"},
+                "era": {"type": "string", "enum": ["modern", "old"], "description": "Era. Defaults to modern."},
+                "limit": {"type": "integer", "description": "At most this many. Default 5", "default": 5},
+                "page": {"type": "integer", "description": "The page."},
+            },
+            "required": ["museum"],
+        },
+    )
+    line = tool_signature(trends)
+    assert "month: Number of upcoming months to cover. Default 1;" in line
+    assert "era: Era. Defaults to modern" in line
+    assert "limit: integer = 5" in line and "limit: At most" not in line  # the schema's default says it already
+    assert "page: The page" not in line and "museum: Name" not in line
+
+
+def test_a_long_doc_keeps_the_sentence_that_states_the_default() -> None:
+    from agentcore.prompting import PARAM_DOC_CHARS, clip_keeping_default
+
+    doc = "Which sort of art to look for, such as paintings or prints. " * 4 + "Default is 'sculpture'."
+    shown = clip_keeping_default(doc)
+    assert shown.endswith(" ... Default is 'sculpture'.") and shown.startswith("Which sort of art")
+    assert len(shown) <= PARAM_DOC_CHARS + 5
+    assert clip_keeping_default("Short. Default 2.") == "Short. Default 2."
