@@ -5,12 +5,14 @@ that before looking anything up. The calculator cannot parse it, and the model, 
 it or answer with the price alone. Held-out compose splits showed the pattern in six forms ("2 * coffee mug price",
 "4 / (price of webcam)", "20 - price of a keyboard", "laptop price - desk price").
 
-When a read-only call fails on an argument that mixes words with digits or operators, and the error quotes that
-argument or each of its word runs (the tool said they were the problem), each run of words is resolved to a number: first by an earlier
-successful call whose word argument the run contains ("coffee mug" in "coffee mug price" -> 7.25), else by
-probing the read-only tools with the run's shorter word runs ("printer" for "price of printer"), where exactly
-one distinct number must come back. When every run resolves, the call with the numbers in place runs instead, if
-it works. Anything ambiguous or unresolved changes nothing: the model gets the error as before.
+When a read-only call fails on an argument that mixes words with digits or operators, and the error names each
+run of words (the whole run, or one of its words quoted: the tool said they were the problem), each run is
+resolved to a number: first by an earlier successful call whose word argument the run contains ("coffee mug" in
+"coffee mug price" -> 7.25), else by probing the read-only tools with the run's shorter word runs ("printer" for
+"price of printer"), where exactly one distinct number must come back. A run is words joined by spaces or
+underscores, with an optional bracketed argument: compose5 showed `price_of_webcam`, `monitor_price` and
+`price(headphones)`. When every run resolves, the call with the numbers in place runs instead, if it works.
+Anything ambiguous or unresolved changes nothing: the model gets the error as before.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from agentcore.turns import bound_schema
 Probe = Callable[[list[ToolCall]], Awaitable[list[str | None]]]  # each candidate's result, None where it failed
 
 _WORD = r"[^\W\d_]+(?:['-][^\W\d_]+)*"
-RUN = re.compile(rf"{_WORD}(?: {_WORD})*")  # words joined by single spaces: " - " is an operator, not a join
+_JOINED = rf"{_WORD}(?:[ _]{_WORD})*"  # by single spaces or underscores: " - " is an operator, not a join
+RUN = re.compile(rf"{_JOINED}(?:\({_JOINED}\))?")  # "price of printer", "price_of_webcam", "price(webcam)"
 _EXPRESSION = re.compile(r"[\d+*/()=%^-]")
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 MAX_ENUM_COMBINATIONS = 8  # a tool's other arguments tried per probed word run: more is a guess, not a lookup
@@ -75,6 +78,7 @@ def lookups(
     """Calls that may give `run`'s value: each earlier word-argument call of a read-only tool, else each offered
     read-only tool with one free-string argument and enums for the rest, with that argument set to each content
     run of `run`'s words. The failed call's own tool is no lookup."""
+    run = " ".join(WORDS.findall(run))  # "price_of_webcam" and "price(webcam)" are words to a lookup
     templates = [(call, spec) for call, spec, _ in done if spec.name != failed and word_values(call, spec)]
     if not templates:
         templates = [t for spec in specs if spec.name != failed for t in _blank_calls(spec)]
@@ -98,8 +102,7 @@ async def resolved_call(
         return None
     for key, value in call.arguments.items():
         named = named_runs(value)
-        said = error.casefold()
-        if not named or not (value.strip().casefold() in said or all(r.casefold() in said for r in named)):
+        if not named or not all(_quoted(r, error) for r in named):
             continue  # the tool did not say these words were the problem
         text = value
         for run in named:
@@ -134,6 +137,12 @@ def _blank_calls(spec: ToolSpec) -> list[tuple[ToolCall, ToolSpec]]:
     if len(combos) > MAX_ENUM_COMBINATIONS:
         return []
     return [(ToolCall(spec.name, {**dict(zip(enums, c, strict=True)), free[0]: "word"}), spec) for c in combos]
+
+
+def _quoted(run: str, error: str) -> bool:
+    """Whether the error names the run or one of its content words ("unknown function 'price'")."""
+    said = error.casefold()
+    return run.casefold() in said or any(f"'{w.casefold()}'" in said for w in WORDS.findall(run) if _content(w))
 
 
 def _free_string(node: Any) -> bool:

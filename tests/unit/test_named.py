@@ -31,6 +31,8 @@ def calculator(expression: str) -> str:
             return node.value
         if isinstance(node, ast.Name):
             raise ValueError(f"unknown name {node.id!r}")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            raise ValueError(f"unknown function {node.func.id!r}")
         if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
             return _OPS[type(node.op)](value(node.left), value(node.right))
         raise ValueError(f"cannot parse {expression!r} as arithmetic")
@@ -51,6 +53,8 @@ def test_named_runs_are_the_word_runs_of_an_expression() -> None:
     assert named_runs("price of laptop") == []  # words only: the word probe's case, not an expression
     assert named_runs("2 * 3") == [] and named_runs(12) == []
     assert named_runs("5 * of the") == []  # no content word
+    assert named_runs("8 * price_of_laptop") == ["price_of_laptop"]  # identifiers, as the model writes them
+    assert named_runs("price(laptop) - price(desk lamp)") == ["price(laptop)", "price(desk lamp)"]
 
 
 def test_a_known_value_is_the_result_of_the_longest_word_value_the_run_contains() -> None:
@@ -112,3 +116,12 @@ async def test_an_error_that_quotes_only_the_name_is_enough_and_one_that_quotes_
     model = ScriptedModel([call("lookup", table="prices", key="pen"), call("quiet", expression="4 * pen"), "no"])
     result = await Agent(model, tools=[LOOKUP, make_tool(quiet, read_only=True)]).run("What do 4 pens cost?")
     assert [s.call for s in result.steps if s.call][-1] == ToolCall("quiet", {"expression": "4 * pen"})
+
+
+async def test_identifiers_and_function_forms_name_values_too() -> None:
+    model = ScriptedModel([call("calculator", expression="2 * price_of_desk_lamp"), "64.8"])
+    result = await Agent(model, tools=[LOOKUP, CALC]).run("Two desk lamps: what do they cost?")
+    assert [s.call for s in result.steps if s.call][-1] == ToolCall("calculator", {"expression": "2 * 32.4"})
+    model = ScriptedModel([call("calculator", expression="price(laptop) - price(pen)"), *["897.8"] * 4])
+    result = await Agent(model, tools=[LOOKUP, CALC]).run("How much more is a laptop than a pen?")
+    assert [s.call for s in result.steps if s.call][-1] == ToolCall("calculator", {"expression": "899 - 1.2"})
