@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from agentcore.messages import ToolCall, ToolSpec
-from agentcore.probe import FILLER, MAX_WORD_PROBES, WORDS, runs
+from agentcore.probe import FILLER, MAX_WORD_PROBES, WORDS, free_string, runs
 from agentcore.turns import bound_schema
 
 Probe = Callable[[list[ToolCall]], Awaitable[list[str | None]]]  # each candidate's result, None where it failed
@@ -51,7 +51,7 @@ def word_values(call: ToolCall, spec: ToolSpec) -> list[str]:
     return [
         value
         for key, value in call.arguments.items()
-        if isinstance(nodes, dict) and _free_string(nodes.get(key)) and isinstance(value, str)
+        if isinstance(nodes, dict) and free_string(nodes.get(key)) and isinstance(value, str)
         if WORDS.findall(value) and " ".join(WORDS.findall(value)) == " ".join(value.split())
     ]
 
@@ -129,7 +129,7 @@ def _blank_calls(spec: ToolSpec) -> list[tuple[ToolCall, ToolSpec]]:
     nodes, required = schema.get("properties", {}), schema.get("required", [])
     if not spec.read_only or not isinstance(nodes, dict):
         return []
-    free = [k for k in required if _free_string(nodes.get(k))]
+    free = [k for k in required if free_string(nodes.get(k))]
     enums = [k for k in required if k not in free and isinstance(nodes.get(k), dict) and "enum" in nodes[k]]
     if len(free) != 1 or len(free) + len(enums) != len(required):
         return []
@@ -143,11 +143,6 @@ def _quoted(run: str, error: str) -> bool:
     """Whether the error names the run or one of its content words ("unknown function 'price'")."""
     said = error.casefold()
     return run.casefold() in said or any(f"'{w.casefold()}'" in said for w in WORDS.findall(run) if _content(w))
-
-
-def _free_string(node: Any) -> bool:
-    constrained = ("enum", "const", "pattern", "format")
-    return isinstance(node, dict) and node.get("type") == "string" and not any(k in node for k in constrained)
 
 
 def _content(word: str) -> bool:

@@ -89,10 +89,14 @@ def _arguments(call: ToolCall, spec: ToolSpec) -> list[tuple[str, Any, Any]]:
 
 
 def _word_value(node: Any, value: Any, text: str) -> bool:
-    """A free string (no enum, pattern or format) of words only, written out in `text`."""
+    """A free string of words only, written out in `text`."""
+    return free_string(node) and isinstance(value, str) and _named(value, text)
+
+
+def free_string(node: Any) -> bool:
+    """A string schema that takes any text: no enum, const, pattern or format."""
     constrained = ("enum", "const", "pattern", "format")
-    free = isinstance(node, dict) and node.get("type") == "string" and not any(k in node for k in constrained)
-    return free and isinstance(value, str) and _named(value, text)
+    return isinstance(node, dict) and node.get("type") == "string" and not any(k in node for k in constrained)
 
 
 def _named(value: str, text: str) -> bool:
