@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentcore import Agent
+from agentcore.messages import ToolCall
 from agentcore.models.llamacpp import LlamaCppModel
 from agentcore.result import RunResult
 from agentcore.tools.builtin import builtin_toolset
@@ -100,13 +101,16 @@ async def test_a_lookup_in_the_wrong_table_runs_in_the_table_that_has_the_key(qw
     assert "65.85" in str(result.output)
 
 
-async def test_a_description_passed_as_a_key_runs_as_the_one_word_that_works(qwen: LlamaCppModel) -> None:
-    """This model wrote `calculator("6 * (price of printer)")`, then `lookup(key="price of printer")`, twice, and
-    answered a guess. The error names that value, so the loop tries its shorter runs and the task's words: only
-    "printer" is a key, and that call runs instead (agentcore.probe.word_alternatives)."""
+async def test_an_expression_that_names_a_price_runs_with_the_price(qwen: LlamaCppModel) -> None:
+    """This model writes `calculator("6 * (price of printer)")` before any lookup. It used to go on with
+    `lookup(key="price of printer")`, which the word probe fixed a call later (agentcore.probe, unit-tested). The
+    error names those words, lookup is read-only and only "printer" is a key, so the expression runs as
+    `6 * (159)` at once (agentcore.named)."""
     result = await shop(qwen, "What is the price of a printer multiplied by 6?")
-    probed = [e for e in result.trace if e["kind"] == "notice" and "other word value" in e["message"]]
-    assert probed and "price of printer" in probed[0]["call"]
+    named = [e for e in result.trace if e["kind"] == "notice" and "values its names stand for" in e["message"]]
+    assert named and "price of printer" in named[0]["call"]
+    ran = [step.call for step in result.steps if step.call is not None and not step.tool_error]
+    assert ran[0] == ToolCall("calculator", {"expression": "6 * (159)"})
     assert "954" in str(result.output)
 
 
