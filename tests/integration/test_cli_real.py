@@ -110,15 +110,20 @@ async def test_a_cancelled_long_prompt_frees_the_model_within_moments(qwen: Llam
     assert answer.content
 
 
+def _popen_as_from_a_terminal(args: list[str]) -> subprocess.Popen[str]:
+    """A CLI started from a terminal gets Ctrl-C. One started under a background job inherits SIGINT ignored
+    (POSIX, for `cmd &` in a script; CI may run us so), and Python then never raises KeyboardInterrupt. A handled
+    signal is reset to its default in the child, an ignored one is not: handle it here while the child starts."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_ctrl_c_ends_the_cli_within_moments(default_model_path: str) -> None:
     task = _long_text("cli") + "\nWhat is the sum of all readings?"
-    child = subprocess.Popen(
-        [str(EXE), "run", "--model", default_model_path, "--threads", "2", task],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=_env(),
-    )
+    child = _popen_as_from_a_terminal([str(EXE), "run", "--model", default_model_path, "--threads", "2", task])
     assert child.stderr is not None
     lines: list[str] = []
     loaded = threading.Event()
