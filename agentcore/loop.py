@@ -314,7 +314,7 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
 
 
 async def timed_probes(run: Run, candidates: list[ToolCall]) -> list[ToolCall]:
-    """The candidates that work (agentcore.probe.working); their time is tool time in the run's ledger."""
+    """The candidates that work; their time is tool time in the run's ledger (`timed_outcomes`)."""
     results = await timed_outcomes(run, candidates)
     return [candidate for candidate, result in zip(candidates, results, strict=True) if result is not None]
 

@@ -120,16 +120,10 @@ def runs(text: str, *, shorter: bool) -> list[str]:
     return [text[r[0][1] : r[-1][2]] for r in content if len(r) > 1 or len(r[0][0]) > 2]
 
 
-async def working(toolset: Any, ctx: RunContext[Any], candidates: list[ToolCall]) -> list[ToolCall]:
-    """The candidates whose call succeeds, tried at once (read-only: their order cannot matter); none when they
-    do not all finish within PROBE_SECONDS, since one that did not answer might have been a second that works."""
-    results = await outcomes(toolset, ctx, candidates)
-    return [candidate for candidate, result in zip(candidates, results, strict=True) if result is not None]
-
-
 async def outcomes(toolset: Any, ctx: RunContext[Any], candidates: list[ToolCall]) -> list[str | None]:
-    """Each candidate's result as text, None where it failed; all None when they do not all finish within
-    PROBE_SECONDS."""
+    """Each candidate's result as text, None where it failed, tried at once (read-only: their order cannot
+    matter); all None when they do not all finish within PROBE_SECONDS, since one that did not answer might have
+    been a second that works."""
 
     async def result(candidate: ToolCall) -> str | None:
         try:
