@@ -24,7 +24,8 @@ from agentcore.grounding import (
     unsupplied,
     with_value,
 )
-from agentcore.messages import CallPart, NoticePart, ToolCall
+from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall
+from agentcore.misfit import misfits, unspoken
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.unfinished import (
@@ -323,25 +324,52 @@ def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
 
 
 def unsupplied_call(run: Run, call: ToolCall) -> bool:
-    """Before any tool result, hold back a call whose required values no one gave (`grounding.unsupplied`): the
-    model filled a tool that does not fit the question with numbers or a web address of its own. The first time
-    it may call with given values or another tool; the second time the next turn may only answer, saying what is
+    """Before any tool result, hold back a call whose required values no one gave (`grounding.unsupplied`) or
+    whose value is of a kind its argument does not take (`misfit.misfits`: a domain name as a location): the
+    model filled a tool that does not fit the question. After one such call, a required free string that the
+    conversation never wrote is held back too (`misfit.unspoken`: the doc's example city). The first time it may
+    call with given values or another tool; the second time the next turn may only answer, saying what is
     missing. Once results exist, the answer checks and Tool-Guard's provenance check judge where values came from."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.unsupplied_held >= 2 or not run.deps.settings.check_sources or good_steps(run):
         return False
     given = "\n".join(m.content for m in run.messages if m.role != "assistant" and not isinstance(m.part, NoticePart))
     values = unsupplied(call.arguments, spec.parameters, spec.description, given)
-    if not values:
+    wrong = [
+        _misfit_text(name, value, kind, spec.parameters)
+        for name, value, kind in misfits(call.arguments, spec.parameters)
+    ]
+    if run.unsupplied_held:
+        values += [v for v in unspoken(call.arguments, spec.parameters, _spoken(run)) if v not in values]
+    if not values and not wrong:
         return False
     run.unsupplied_held += 1
     again = run.unsupplied_held == 2
     step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {' and '.join(values)} given by no one", True
-    run.notice("tool call has required values that no one gave; not run", call=call.signature(), values=values)
+    step.result, step.tool_error = "not run: " + "; ".join([*wrong, *(f"{v} given by no one" for v in values)]), True
+    run.notice("tool call has values that no one gave or that do not fit; not run", call=call.signature(),
+               values=values, misfits=wrong)  # fmt: skip
     run.final_only = run.final_only or again
-    run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again))
+    run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again, wrong))
     return True
+
+
+def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:
+    doc = str((parameters.get("properties") or {}).get(name, {}).get("description", "")).strip()
+    takes = f" ({prompting.clip(doc, 80)})" if doc else ""
+    return f"{value!r} is {kind}, which {name}{takes} does not take"
+
+
+def _spoken(run: Run) -> str:
+    """What the user and the tools wrote: the messages, less the model's turns, the loop's notices and the
+    system prompt's tool docs and rules (the agent's instructions stay)."""
+    texts = []
+    for message in run.messages:
+        if isinstance(message.part, SystemPart):
+            texts.extend(message.part.texts("instructions"))
+        elif message.role != "assistant" and not isinstance(message.part, NoticePart):
+            texts.append(message.content)
+    return "\n".join(texts)
 
 
 def stale_call(run: Run, call: ToolCall) -> bool:

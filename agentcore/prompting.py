@@ -416,14 +416,27 @@ def _notice_text(part: NoticePart) -> str:
 
 
 def _unsupplied_text(part: NoticePart) -> str:
-    """A held-back call whose required values nobody gave: use given values, another tool, or answer."""
+    """A held-back call whose required values nobody gave, or whose value its argument does not take (`message`):
+    use given values, another tool, or answer."""
     tool = part.call.name if part.call is not None else "the tool"
     values = " and ".join(part.names)
     if part.what == "again":
+        reason = (
+            f"values that neither the task nor any tool result gives ({values})"
+            if values
+            else "values it does not take"
+        )
         return (
-            f"Not run: {tool} again needs values that neither the task nor any tool result gives ({values}).\n"
+            f"Not run: {tool} again needs {reason}.\n"
             f"Task: {part.task}\nDo not call {tool}. Reply with the final_answer now: answer what you can, and say"
-            " which values are missing."
+            " which values are missing or what these tools cannot do."
+        )
+    if part.message:
+        made_up = f" Also, {values} is in neither the task nor any tool result." if values else ""
+        return (
+            f"Not run: {part.message}.{made_up}\nTask: {part.task}\nCall a tool only where its arguments take the"
+            " task's values. If no tool does what the task asks, do not call one: reply with the final_answer, and"
+            " say what these tools cannot do."
         )
     return (
         f"Not run: {values} is in neither the task nor any tool result; it was made up.\nTask: {part.task}\n"
@@ -443,8 +456,11 @@ def wrong_row_notice(task: str, answer: str, row: str) -> Message:
     return render(NoticePart("wrong_row", task, result=answer, message=row))
 
 
-def unsupplied_notice(task: str, call: ToolCall, values: Sequence[str], again: bool) -> Message:
-    return render(NoticePart("unsupplied", task, call=call, names=tuple(values), what="again" if again else ""))
+def unsupplied_notice(
+    task: str, call: ToolCall, values: Sequence[str], again: bool, misfits: Sequence[str] = ()
+) -> Message:
+    what = "again" if again else ""
+    return render(NoticePart("unsupplied", task, call=call, names=tuple(values), what=what, message="; ".join(misfits)))
 
 
 def _check_notice_text(part: NoticePart) -> str:

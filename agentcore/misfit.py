@@ -1,0 +1,107 @@
+"""Does a call's value fit the argument it fills, and did anyone say it?
+
+A 0.5B model offered one tool calls it whatever the question: asked for VirusTotal's comments on google.com with
+only `get_current_weather(location)` offered, it wrote `location="google.com"`; asked "Who are you?", it wrote
+`location="London"`. Two checks read the values, not the question's wording:
+
+- `misfits`: a value with a machine shape (an IP address, a web or email address, a domain name) fills only an
+  argument whose name or docs name that kind of value, or one that takes free text (a query, a message). On
+  BFCL's dev ground truth every such value went to an argument named for it (`host`: "The hostname or IP
+  address", `url`, `to_address`: "The email address of the recipient").
+- `unspoken`: a required free string that shares no word with the conversation. On the first call that is too
+  strict (38 of 905 dev ground-truth strings: "Los Angeles" for "LA", "CA" for San Francisco, "AAPL" for
+  Apple), so the loop applies it only to a call made after one was already held back, where a model that has
+  just been told its tool does not fit reaches for the doc's example ("San Francisco, CA") instead of answering.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Value kinds by shape, each with the words an argument's name or docs use for it.
+_KINDS: tuple[tuple[str, re.Pattern[str], frozenset[str]], ...] = (
+    ("an IP address", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?"),
+     _words_of("ip ipv4 address host hostname server")),
+    ("a web address", re.compile(r"[a-z][a-z0-9+.-]*://\S+", re.I),
+     _words_of("url uri link endpoint address website site host server")),
+    ("an email address", re.compile(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", re.I),
+     _words_of("email mail address recipient sender")),
+    ("a domain name", re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,24}", re.I),
+     _words_of("domain host hostname url website site server address")),
+)  # fmt: skip
+# A name with one of these endings is a file, not a domain ("image.png").
+_FILE_ENDINGS = _words_of(
+    "png jpg jpeg gif bmp svg webp txt csv tsv json yaml yml xml html htm md pdf doc docx xls xlsx ppt pptx zip gz tar "
+    "mp3 mp4 wav avi mov log py js ts java cpp sh ini cfg toml sql db parquet"
+)
+# Arguments that take any text: a value of any shape belongs there ("query", "message").
+_FREE_TEXT = _words_of(
+    "query text message content prompt input body search keyword keywords term question command string data "
+    "note notes comment description value"
+)
+_WORD = re.compile(r"[a-z0-9]+")
+_TOKEN = re.compile(r"\w+")
+_DATE_OR_TIME = re.compile(r"[\d/:.\- ]+(?:am|pm)?", re.I)
+
+
+def shape(value: str) -> str | None:
+    """The kind of value `value` is by its shape ("a domain name"), or None for plain words and numbers."""
+    text = value.strip()
+    for kind, pattern, _ in _KINDS:
+        if pattern.fullmatch(text) and not (
+            kind == "a domain name" and text.rsplit(".", 1)[-1].lower() in _FILE_ENDINGS
+        ):
+            return kind
+    return None
+
+
+def _names_for(name: str, schema: dict[str, Any]) -> set[str]:
+    """The words an argument is known by: its name's parts and its docs' words."""
+    docs = f"{name.replace('_', ' ')} {schema.get('description', '')} {schema.get('title', '')}"
+    return set(_WORD.findall(re.sub(r"([a-z])([A-Z])", r"\1 \2", docs).lower()))
+
+
+def misfits(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The top-level string arguments whose value has a shape that the argument's name and docs never name:
+    (argument, value, kind). Enum-bound arguments are the grammar's to judge and are skipped."""
+    properties = parameters.get("properties") or {}
+    found = []
+    for name, value in arguments.items():
+        schema = properties.get(name)
+        if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema:
+            continue
+        kind = shape(value)
+        words = _names_for(name, schema)
+        if kind is None or words & _FREE_TEXT:
+            continue
+        if not words & next(names for k, _, names in _KINDS if k == kind):
+            found.append((name, value, kind))
+    return found
+
+
+def unspoken(arguments: dict[str, Any], parameters: dict[str, Any], given: str) -> list[str]:
+    """The required free-string arguments (no enum, not a date or time) whose value shares no word with `given`,
+    the conversation; a word counts when the conversation writes its first five letters at a word's start, or
+    anywhere for scripts written without spaces."""
+    properties = parameters.get("properties") or {}
+    text = given.lower()
+    found = []
+    for name in parameters.get("required", []):
+        value, schema = arguments.get(name), properties.get(name) or {}
+        if not isinstance(value, str) or not value.strip() or "enum" in schema or _DATE_OR_TIME.fullmatch(value):
+            continue
+        if not any(_said(token, text) for token in _TOKEN.findall(value.lower())):
+            found.append(f"{name}={value}")
+    return found
+
+
+def _said(token: str, text: str) -> bool:
+    if not token.isascii():
+        return token in text
+    return len(token) >= 2 and re.search(rf"(?<!\w){re.escape(token[:5])}", text) is not None

@@ -1,0 +1,122 @@
+"""A value of a kind its argument does not take is held back; after one held-back call, so is a string no one
+wrote (`agentcore.misfit`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.misfit import misfits, shape, unspoken
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ("192.168.1.1", "an IP address"),
+        ("https://api.example.com/v1", "a web address"),
+        ("andy@gorilla.ai", "an email address"),
+        ("google.com", "a domain name"),
+        ("pg.example.org", "a domain name"),
+        ("image.png", None),  # a file name
+        ("San Francisco, CA", None),
+        ("37.8651", None),
+        ("Node.js", None),
+    ],
+)
+def test_shape(value: str, kind: str | None) -> None:
+    assert shape(value) == kind
+
+
+WEATHER: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        "host": {"type": "string", "description": "The hostname or IP address of the server."},
+        "query": {"type": "string"},
+        "site_url": {"type": "string"},
+    },
+    "required": ["location"],
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "found"),
+    [
+        ({"location": "google.com"}, [("location", "google.com", "a domain name")]),
+        ({"location": "192.168.1.1"}, [("location", "192.168.1.1", "an IP address")]),
+        ({"location": "Boston, MA"}, []),
+        ({"host": "192.168.0.10"}, []),  # the docs name IP addresses
+        ({"host": "pg.example.org"}, []),  # and host names
+        ({"query": "paypal.com"}, []),  # free text takes any value
+        ({"site_url": "http://a.org"}, []),  # the name's parts count
+        ({"location": "Boston", "unit": "celsius"}, []),
+    ],
+)
+def test_misfits(arguments: dict[str, Any], found: list[tuple[str, str, str]]) -> None:
+    assert misfits(arguments, WEATHER) == found
+
+
+@pytest.mark.parametrize(
+    ("value", "given", "missing"),
+    [
+        ("San Francisco, CA", "Show me comments on google.com.", ["location=San Francisco, CA"]),
+        ("London", "Who are you?", ["location=London"]),
+        ("Boston", "Weather in boston please", []),  # case is not a difference
+        ("Chicago, IL", "Weather for Chicago", []),  # one shared word is enough
+        ("Lions", "the mating of lions", []),
+        ("北京", "北京后天的天气如何？", []),  # a script without spaces
+        ("2023-10-06", "next Friday", []),  # dates are not judged
+    ],
+)
+def test_unspoken(value: str, given: str, missing: list[str]) -> None:
+    assert unspoken({"location": value}, WEATHER, given) == missing
+
+
+@tool
+def get_current_weather(location: str) -> str:
+    """The current weather.
+
+    Args:
+        location: The city and state, e.g. San Francisco, CA
+    """
+    return f"sunny in {location}"
+
+
+TASK = "Show me the VirusTotal comments on google.com."
+
+
+async def test_a_domain_as_a_location_is_held_back_and_the_model_may_answer() -> None:
+    model = ScriptedModel([call("get_current_weather", location="google.com"), "I cannot do that with these tools."])
+    result = await Agent(model, tools=[get_current_weather]).run(TASK)
+    assert result.output == "I cannot do that with these tools."
+    assert result.steps[0].tool_error and result.steps[0].result.startswith("not run: 'google.com' is a domain name")
+    notice = model.requests[1].messages[-1].content
+    assert notice.startswith("Not run: 'google.com' is a domain name, which location (The city and state")
+    assert "If no tool does what the task asks, do not call one" in notice
+
+
+async def test_after_a_held_back_call_the_docs_example_is_held_back_and_only_an_answer_is_left() -> None:
+    model = ScriptedModel(
+        [
+            call("get_current_weather", location="google.com"),
+            call("get_current_weather", location="San Francisco, CA"),  # no one wrote it
+            "These tools cannot read VirusTotal.",
+        ]
+    )
+    result = await Agent(model, tools=[get_current_weather]).run(TASK)
+    assert result.output == "These tools cannot read VirusTotal."
+    assert all(s.tool_error for s in result.steps if s.call)  # neither call ran
+    assert model.requests[2].tools == ()
+    assert "location=San Francisco, CA" in model.requests[2].messages[-1].content
+
+
+async def test_a_first_call_with_a_value_no_one_wrote_still_runs() -> None:
+    # "weather in LA" -> "Los Angeles": too common to hold back on a first call (see agentcore.misfit)
+    model = ScriptedModel([call("get_current_weather", location="Los Angeles"), "Sunny."])
+    result = await Agent(model, tools=[get_current_weather]).run("How's the weather in LA?")
+    assert result.steps[0].result == "sunny in Los Angeles" and not result.steps[0].tool_error
