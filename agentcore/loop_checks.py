@@ -324,12 +324,13 @@ def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
 
 
 def unsupplied_call(run: Run, call: ToolCall) -> bool:
-    """Before any tool result, hold back a call whose required values no one gave (`grounding.unsupplied`) or
-    whose value is of a kind its argument does not take (`misfit.misfits`: a domain name as a location): the
-    model filled a tool that does not fit the question. After one such call, a required free string that the
-    conversation never wrote is held back too (`misfit.unspoken`: the doc's example city). The first time it may
-    call with given values or another tool; the second time the next turn may only answer, saying what is
-    missing. Once results exist, the answer checks and Tool-Guard's provenance check judge where values came from."""
+    """Before any tool result, hold back a call that does not fit the question: required values no one gave
+    (`grounding.unsupplied`), a value of a kind its argument does not take (`misfit.misfits`: a domain name as a
+    location), or two strings no one wrote (`misfit.unspoken`: `species_type="bird", migration_season="spring"`
+    for "a picnic spot in Miami"); after one such call, one required string no one wrote is enough (the doc's
+    example city). The first time the model may call with given values or another tool; the second time the
+    next turn may only answer, saying what is missing. Once results exist, the answer checks and Tool-Guard's
+    provenance check judge where values came from."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.unsupplied_held >= 2 or not run.deps.settings.check_sources or good_steps(run):
         return False
@@ -339,8 +340,7 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
         _misfit_text(name, value, kind, spec.parameters)
         for name, value, kind in misfits(call.arguments, spec.parameters)
     ]
-    if run.unsupplied_held:
-        values += [v for v in unspoken(call.arguments, spec.parameters, _spoken(run)) if v not in values]
+    values += [v for v in _unspoken(run, call, spec.parameters) if v not in values]
     if not values and not wrong:
         return False
     run.unsupplied_held += 1
@@ -352,6 +352,14 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     run.final_only = run.final_only or again
     run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again, wrong))
     return True
+
+
+def _unspoken(run: Run, call: ToolCall, parameters: dict[str, Any]) -> list[str]:
+    """Strings no one wrote: two or more in a first call, or one required string after a held-back call."""
+    if run.unsupplied_held:
+        return unspoken(call.arguments, parameters, _spoken(run))
+    found = unspoken(call.arguments, parameters, _spoken(run), required_only=False)
+    return found if len(found) >= 2 else []
 
 
 def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:

@@ -120,3 +120,48 @@ async def test_a_first_call_with_a_value_no_one_wrote_still_runs() -> None:
     model = ScriptedModel([call("get_current_weather", location="Los Angeles"), "Sunny."])
     result = await Agent(model, tools=[get_current_weather]).run("How's the weather in LA?")
     assert result.steps[0].result == "sunny in Los Angeles" and not result.steps[0].tool_error
+
+
+@pytest.mark.parametrize(
+    ("arguments", "missing"),
+    [
+        ({"location": "Miami", "query": "birds"}, []),  # free text is the model's to write
+        ({"location": "Miami", "host": "CAD"}, []),  # a code is derived from a name
+        ({"location": "Miami", "host": "spring"}, ["host=spring"]),  # optional arguments count when asked
+    ],
+)
+def test_unspoken_of_every_argument(arguments: dict[str, Any], missing: list[str]) -> None:
+    assert unspoken(arguments, WEATHER, "A picnic spot in Miami?", required_only=False) == missing
+
+
+@tool
+def local_fauna(location: str, species_type: str, season: str = "any") -> str:
+    """Wildlife of a place.
+
+    Args:
+        location: The place.
+        species_type: The kind of animal.
+        season: The season.
+    """
+    return f"{species_type} in {location}"
+
+
+async def test_a_first_call_with_two_strings_no_one_wrote_is_held_back() -> None:
+    model = ScriptedModel([call("local_fauna", location="Miami", species_type="bird", season="spring"), "No tool."])
+    result = await Agent(model, tools=[local_fauna]).run("Find a picnic spot in Miami.")
+    assert result.output == "No tool." and result.steps[0].tool_error
+    assert "species_type=bird and season=spring" in model.requests[1].messages[-1].content
+
+
+async def test_a_first_call_with_one_string_no_one_wrote_runs() -> None:
+    model = ScriptedModel([call("local_fauna", location="Miami", species_type="bird"), "Birds."])
+    result = await Agent(model, tools=[local_fauna]).run("Which animals live in Miami?")  # "bird": one unwritten string
+    assert result.steps[0].result == "bird in Miami" and not result.steps[0].tool_error
+
+
+@pytest.mark.parametrize(
+    ("value", "given"),
+    [("km", "Convert 5 kilometers"), ("Los Angeles", "the weather in LA"), ("ft", "ten feet")],
+)
+def test_abbreviations_and_initials_count_as_written(value: str, given: str) -> None:
+    assert unspoken({"location": value}, WEATHER, given) == []
