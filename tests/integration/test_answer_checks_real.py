@@ -143,3 +143,28 @@ async def test_a_call_with_made_up_numbers_does_not_run(qwen: LlamaCppModel) -> 
     given = await agent.run("How far does a ball go when launched at 20 m/s at an angle of 30 degrees?")
     ran = [step for step in given.steps if step.call is not None and not step.tool_error]
     assert [step.call.arguments for step in ran if step.call] == [{"initial_velocity": 20, "angle": 30}]
+
+
+def get_current_weather(location: str, unit: str = "celsius") -> str:
+    """The current weather in a place.
+
+    Args:
+        location: The city and state, e.g. San Francisco, CA
+        unit: celsius or fahrenheit.
+    """
+    return f"18 degrees {unit} in {location}"
+
+
+async def test_a_domain_name_is_not_taken_for_a_location(qwen: LlamaCppModel) -> None:
+    """Offered only a weather tool and asked about a domain, this model called it with `location="paypal.com"`
+    (BFCL live_irrelevance). The domain does not fit the argument: held back, and the run answers with no call
+    run. Asked for the weather, the same tool runs at once."""
+    agent: Agent[None, str] = Agent(qwen, tools=[get_current_weather])
+    asked = await agent.run("On VirusTotal, show me the subdomains of the domain paypal.com.")
+    calls = [step for step in asked.steps if step.call is not None]
+    assert calls and all(step.tool_error for step in calls)
+    assert "is a domain name" in (calls[0].result or "")
+    assert asked.status == "completed" and asked.output
+    weather = await agent.run("What is the weather in Boston, MA?")
+    ran = [step.call.arguments.get("location") for step in weather.steps if step.call and not step.tool_error]
+    assert ran and "Boston" in str(ran[0])
