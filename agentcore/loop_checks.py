@@ -24,7 +24,7 @@ from agentcore.grounding import (
     unsupplied,
     with_value,
 )
-from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall
+from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import misfits, unspoken
 from agentcore.result import Step
 from agentcore.rows import wrong_row
@@ -326,9 +326,9 @@ def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
 def unsupplied_call(run: Run, call: ToolCall) -> bool:
     """Before any tool result, hold back a call that does not fit the question: required values no one gave
     (`grounding.unsupplied`), a value of a kind its argument does not take (`misfit.misfits`: a domain name as a
-    location), or two strings no one wrote (`misfit.unspoken`: `species_type="bird", migration_season="spring"`
-    for "a picnic spot in Miami"); after one such call, one required string no one wrote is enough (the doc's
-    example city). The first time the model may call with given values or another tool; the second time the
+    location), or strings no one wrote (`misfit.unspoken`: two, `species_type="bird", migration_season="spring"`
+    for "a picnic spot in Miami", or one copied from the docs, their example city); after one such call, one
+    required string no one wrote is enough. The first time the model may call with given values or another tool; the second time the
     next turn may only answer, saying what is missing. Once results exist, the answer checks and Tool-Guard's
     provenance check judge where values came from."""
     spec = next((s for s in run.specs if s.name == call.name), None)
@@ -340,7 +340,7 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
         _misfit_text(name, value, kind, spec.parameters)
         for name, value, kind in misfits(call.arguments, spec.parameters)
     ]
-    values += [v for v in _unspoken(run, call, spec.parameters) if v not in values]
+    values += [v for v in _unspoken(run, call, spec) if v not in values]
     if not values and not wrong:
         return False
     run.unsupplied_held += 1
@@ -354,12 +354,18 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
-def _unspoken(run: Run, call: ToolCall, parameters: dict[str, Any]) -> list[str]:
-    """Strings no one wrote: two or more in a first call, or one required string after a held-back call."""
+def _unspoken(run: Run, call: ToolCall, spec: ToolSpec) -> list[str]:
+    """Strings no one wrote: two or more in a first call, or one required string that the tool's docs write (their
+    example, "San Francisco, CA"), or one required string after a held-back call."""
+    spoken = _spoken(run)
+    required = unspoken(call.arguments, spec.parameters, spoken)
     if run.unsupplied_held:
-        return unspoken(call.arguments, parameters, _spoken(run))
-    found = unspoken(call.arguments, parameters, _spoken(run), required_only=False)
-    return found if len(found) >= 2 else []
+        return required
+    found = unspoken(call.arguments, spec.parameters, spoken, required_only=False)
+    if len(found) >= 2:
+        return found
+    docs = f"{spec.description} {json.dumps(spec.parameters, ensure_ascii=False)}".lower()
+    return [v for v in required if v.split("=", 1)[1].lower() in docs]
 
 
 def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:

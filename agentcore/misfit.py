@@ -9,11 +9,12 @@ only `get_current_weather(location)` offered, it wrote `location="google.com"`; 
   BFCL's dev ground truth every such value went to an argument named for it (`host`: "The hostname or IP
   address", `url`, `to_address`: "The email address of the recipient").
 - `unspoken`: a free string that shares no word with the conversation. One such required string is common in a
-  right call (20 of BFCL's 956 dev ground-truth calls, codes such as "AAPL" aside: "Los Angeles" for "LA",
-  "California" for San Francisco), so the loop holds a first call back only for two or more (no dev ground-truth
-  call has two, optional arguments included), and holds back one required string only in a call made after one
-  was already held back, where a model just told that its tool does not fit reaches for the doc's example ("San
-  Francisco, CA") instead of answering.
+  right call (26 of BFCL's 956 dev ground-truth calls, codes such as "AAPL" aside: "California" for San
+  Francisco, "dessert" for brownies), so the loop holds a first call back only for two or more (no dev
+  ground-truth call has two, optional arguments included) or for one that the tool's docs write, their example
+  copied ("San Francisco, CA" for "what is java"; 5 dev ground-truth calls: "dessert" and "clothing" picked from
+  a doc's examples, "New York, NY" for "the big apple"). After one held-back call, one required string no one
+  wrote is enough: a model just told that its tool does not fit reaches for an example instead of answering.
 """
 
 from __future__ import annotations
@@ -116,14 +117,14 @@ def _unjudged(name: str, value: str, schema: dict[str, Any]) -> bool:
 
 
 def _written(value: str, text: str) -> bool:
-    """Whether `text` writes one of the value's words, or the value's initials ("LA" for Los Angeles), or a word
-    that a short word of the value abbreviates ("km" for kilometers)."""
+    """Whether `text` writes one of the value's words, the initials of two or more of its words in a row ("SF"
+    for San Francisco, CA), or a word that a short word of the value abbreviates ("km" for kilometers)."""
     tokens = _TOKEN.findall(value)
     if any(_said(token, text) for token in tokens):
         return True
     words = _TOKEN.findall(text)
-    initials = "".join(t[0] for t in tokens)
-    return (len(tokens) > 1 and initials in words) or any(_abbreviates(t, w) for t in tokens for w in words)
+    initials = {"".join(t[0] for t in tokens[i:j]) for i in range(len(tokens)) for j in range(i + 2, len(tokens) + 1)}
+    return bool(initials & set(words)) or any(_abbreviates(t, w) for t in tokens for w in words)
 
 
 def _said(token: str, text: str) -> bool:
