@@ -328,9 +328,9 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     (`grounding.unsupplied`), a value of a kind its argument does not take (`misfit.misfits`: a domain name as a
     location), or strings no one wrote (`misfit.unspoken`: two, `species_type="bird", migration_season="spring"`
     for "a picnic spot in Miami", or one copied from the docs, their example city); after one such call, one
-    required string no one wrote is enough. The first time the model may call with given values or another tool; the second time the
-    next turn may only answer, saying what is missing. Once results exist, the answer checks and Tool-Guard's
-    provenance check judge where values came from."""
+    required string no one wrote is enough. The first time the model may call with given values or another tool;
+    the second time the next turn may only answer, saying what is missing. Once results exist, the answer checks
+    and Tool-Guard's provenance check judge where values came from."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.unsupplied_held >= 2 or not run.deps.settings.check_sources or good_steps(run):
         return False
