@@ -25,7 +25,7 @@ from agentcore.grounding import (
     with_value,
 )
 from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall, ToolSpec
-from agentcore.misfit import misfits, unspoken
+from agentcore.misfit import in_example, misfits, unspoken
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.unfinished import (
@@ -364,8 +364,8 @@ def _unspoken(run: Run, call: ToolCall, spec: ToolSpec) -> list[str]:
     found = unspoken(call.arguments, spec.parameters, spoken, required_only=False)
     if len(found) >= 2:
         return found
-    docs = f"{spec.description} {json.dumps(spec.parameters, ensure_ascii=False)}".lower()
-    return [v for v in required if v.split("=", 1)[1].lower() in docs]
+    docs = f"{spec.description} {json.dumps(spec.parameters, ensure_ascii=False)}"
+    return [v for v in required if in_example(v.split("=", 1)[1], docs)]
 
 
 def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:

@@ -11,9 +11,9 @@ only `get_current_weather(location)` offered, it wrote `location="google.com"`; 
 - `unspoken`: a free string that shares no word with the conversation. One such required string is common in a
   right call (26 of BFCL's 956 dev ground-truth calls, codes such as "AAPL" aside: "California" for San
   Francisco, "dessert" for brownies), so the loop holds a first call back only for two or more (no dev
-  ground-truth call has two, optional arguments included) or for one that the tool's docs write, their example
-  copied ("San Francisco, CA" for "what is java"; 5 dev ground-truth calls: "dessert" and "clothing" picked from
-  a doc's examples, "New York, NY" for "the big apple"). After one held-back call, one required string no one
+  ground-truth call has two, optional arguments included) or for one that the docs give as an example ("e.g. San
+  Francisco, CA" for "what is java"; 4 dev ground-truth calls: "dessert" and "clothing" picked from a doc's
+  examples, "New York, NY" for "the big apple"). After one held-back call, one required string no one
   wrote is enough: a model just told that its tool does not fit reaches for an example instead of answering.
 """
 
@@ -109,8 +109,21 @@ def unspoken(
     return found
 
 
+_EXAMPLE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as|example:)\s*([^\"\n]{1,80})", re.I)
+
+
+def in_example(value: str, docs: str) -> bool:
+    """Whether `docs` give `value` as an example ("The city and state, e.g. San Francisco, CA"), in the sentence
+    after "e.g.", "such as" or "for example": a word the docs use to name the kind of value ("prices (product ->
+    price)") is not one."""
+    wanted = value.strip().lower()
+    return any(wanted in example.split(". ")[0].lower() for example in _EXAMPLE.findall(docs))
+
+
 def _unjudged(name: str, value: str, schema: dict[str, Any]) -> bool:
     text = value.strip()
+    if schema.get("type", "string") != "string":  # a string where a number belongs: the validator's to refuse
+        return True
     if not text or "enum" in schema or _DATE_OR_TIME.fullmatch(text) or _CODE.fullmatch(text):
         return True
     return bool(_names_for(name, schema) & _FREE_TEXT)
