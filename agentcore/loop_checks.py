@@ -338,7 +338,7 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     values = unsupplied(call.arguments, spec.parameters, spec.description, given)
     wrong = [
         _misfit_text(name, value, kind, spec.parameters)
-        for name, value, kind in misfits(call.arguments, spec.parameters)
+        for name, value, kind in misfits(call.arguments, spec.parameters, _spoken(run))
     ]
     values += [v for v in _unspoken(run, call, spec) if v not in values]
     if not values and not wrong:

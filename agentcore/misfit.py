@@ -71,8 +71,9 @@ def _names_for(name: str, schema: dict[str, Any]) -> set[str]:
     return set(_WORD.findall(re.sub(r"([a-z])([A-Z])", r"\1 \2", docs).lower()))
 
 
-def misfits(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """The top-level string arguments whose value has a shape that the argument's name and docs never name:
+def misfits(arguments: dict[str, Any], parameters: dict[str, Any], given: str = "") -> list[tuple[str, str, str]]:
+    """The top-level string arguments whose value has a shape that the argument's name and docs never name, or
+    whose words `given` (the conversation) writes only inside such a value ("Instagram, CA" from instagram.com):
     (argument, value, kind). Enum-bound arguments are the grammar's to judge and are skipped."""
     properties = parameters.get("properties") or {}
     found = []
@@ -80,13 +81,29 @@ def misfits(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[tuple
         schema = properties.get(name)
         if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema:
             continue
-        kind = shape(value)
         words = _names_for(name, schema)
-        if kind is None or words & _FREE_TEXT:
+        kind, source = shape(value), None
+        if kind is None:
+            kind, source = _taken_from_shaped(value, given) or (None, None)
+        if kind is None or words & _FREE_TEXT or words & next(names for k, _, names in _KINDS if k == kind):
             continue
-        if not words & next(names for k, _, names in _KINDS if k == kind):
-            found.append((name, value, kind))
+        found.append((name, value, f"made from {kind}, {source}," if source else kind))
     return found
+
+
+def _taken_from_shaped(value: str, given: str) -> tuple[str, str] | None:
+    """The kind and text of the shaped value in `given` (a domain name, instagram.com) that holds the words of
+    `value` that `given` writes, when `given` writes them nowhere else."""
+    stripped = (token.strip(".,;:!?'\"()") for token in given.split())
+    shaped = [(kind, token) for token in stripped if (kind := shape(token))]
+    if not shaped:
+        return None
+    plain = " ".join(token for token in given.split() if not any(s in token for _, s in shaped)).lower()
+    tokens = [t for t in _TOKEN.findall(value.lower()) if len(t) > 2]
+    inside = [t for t in tokens if any(t in s.lower() for _, s in shaped)]
+    if not inside or any(_said(t, plain) for t in tokens):
+        return None
+    return next((kind, s) for kind, s in shaped if inside[0] in s.lower())
 
 
 def unspoken(

@@ -177,3 +177,12 @@ async def test_a_first_call_with_one_string_no_one_wrote_runs() -> None:
 )
 def test_abbreviations_and_initials_count_as_written(value: str, given: str) -> None:
     assert unspoken({"location": value}, WEATHER, given) == []
+
+
+def test_a_value_made_from_a_domain_name_does_not_fit_either() -> None:
+    given = "Using 'theta_key', fetch comments for domain instagram.com."
+    assert misfits({"location": "Instagram, CA"}, WEATHER, given) == [
+        ("location", "Instagram, CA", "made from a domain name, instagram.com,")
+    ]
+    assert misfits({"location": "Boston, MA"}, WEATHER, "Weather in Boston, MA, then mail bob@boston.org") == []
+    assert misfits({"location": "image"}, WEATHER, "Describe image.png") == []  # a file, not a domain
