@@ -25,7 +25,7 @@ from agentcore.grounding import (
     with_value,
 )
 from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall, ToolSpec
-from agentcore.misfit import in_example, misfits, unspoken
+from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.unfinished import (
@@ -350,7 +350,8 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     run.notice("tool call has values that no one gave or that do not fit; not run", call=call.signature(),
                values=values, misfits=wrong)  # fmt: skip
     run.final_only = run.final_only or again
-    run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again, wrong))
+    others = [] if again else spelled_tools(run.ctx.task, [s.name for s in run.specs if s.name != call.name])
+    run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again, misfits=wrong, others=others))
     return True
 
 

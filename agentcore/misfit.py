@@ -170,3 +170,23 @@ def _abbreviates(short: str, word: str) -> bool:
         return False
     rest = iter(word[1:])
     return all(letter in rest for letter in short[1:])
+
+
+# Name words that say how, not what: a tool called get_x or calculate_x is named by its x.
+_GENERIC_NAME_WORDS = _words_of(
+    "get set calculate compute find fetch retrieve search lookup default function info data the and for"
+)
+
+
+def spelled_tools(task: str, names: list[str]) -> list[str]:
+    """The tools whose name the task spells out word by word ("a list of all the servers": list_servers), plurals
+    aside: after a held-back call, the tools the model passed over (BFCL live_multiple: `add_postgres_server`
+    held back for made-up values, then an answer, where `list_servers` was right)."""
+    words = {w.removesuffix("s") for w in _WORD.findall(task.lower())}
+    found = []
+    for name in names:
+        spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name.rsplit(".", 1)[-1]).lower()
+        parts = [w.removesuffix("s") for w in _WORD.findall(spaced) if len(w) > 2 and w not in _GENERIC_NAME_WORDS]
+        if parts and all(part in words for part in parts):
+            found.append(name)
+    return found

@@ -431,15 +431,18 @@ def _unsupplied_text(part: NoticePart) -> str:
             f"Task: {part.task}\nDo not call {tool}. Reply with the final_answer now: answer what you can, and say"
             " which values are missing or what these tools cannot do."
         )
+    named = (
+        f"\nThe task names {' and '.join(part.results)}: call it if it does what the task asks." if part.results else ""
+    )
     if part.message:
         made_up = f" Also, {values} is in neither the task nor any tool result." if values else ""
         return (
-            f"Not run: {part.message}.{made_up}\nTask: {part.task}\nCall a tool only where its arguments take the"
-            " task's values. If no tool does what the task asks, do not call one: reply with the final_answer, and"
-            " say what these tools cannot do."
+            f"Not run: {part.message}.{made_up}\nTask: {part.task}{named}\nCall a tool only where its arguments take"
+            " the task's values. If no tool does what the task asks, do not call one: reply with the final_answer,"
+            " and say what these tools cannot do."
         )
     return (
-        f"Not run: {values} is in neither the task nor any tool result; it was made up.\nTask: {part.task}\n"
+        f"Not run: {values} is in neither the task nor any tool result; it was made up.\nTask: {part.task}{named}\n"
         f"Call a tool only with values that the task or a tool result gives. If the task does not give what {tool}"
         " needs, do not call it: reply with the final_answer, and say which values are missing."
     )
@@ -457,10 +460,18 @@ def wrong_row_notice(task: str, answer: str, row: str) -> Message:
 
 
 def unsupplied_notice(
-    task: str, call: ToolCall, values: Sequence[str], again: bool, misfits: Sequence[str] = ()
+    task: str,
+    call: ToolCall,
+    values: Sequence[str],
+    again: bool,
+    *,
+    misfits: Sequence[str] = (),
+    others: Sequence[str] = (),
 ) -> Message:
+    """`others`: offered tools whose name the task spells out, named as the ones to consider."""
     what = "again" if again else ""
-    return render(NoticePart("unsupplied", task, call=call, names=tuple(values), what=what, message="; ".join(misfits)))
+    part = NoticePart("unsupplied", task, call=call, names=tuple(values), what=what, message="; ".join(misfits))
+    return render(replace(part, results=tuple(others)))
 
 
 def _check_notice_text(part: NoticePart) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.misfit import misfits, shape, unspoken
+from agentcore.misfit import misfits, shape, spelled_tools, unspoken
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -186,3 +186,35 @@ def test_a_value_made_from_a_domain_name_does_not_fit_either() -> None:
     ]
     assert misfits({"location": "Boston, MA"}, WEATHER, "Weather in Boston, MA, then mail bob@boston.org") == []
     assert misfits({"location": "image"}, WEATHER, "Describe image.png") == []  # a file, not a domain
+
+
+def test_spelled_tools() -> None:
+    task = "Could you retrieve a list of all the PostgreSQL servers in our environment?"
+    assert spelled_tools(task, ["add_postgres_server", "list_servers", "dartfx_help"]) == ["list_servers"]
+    assert spelled_tools("What is the price of gold?", ["calculate_Bond_Price", "get_price"]) == ["get_price"]
+
+
+@tool
+def add_server(host: str, port: int) -> str:
+    """Add a server.
+
+    Args:
+        host: The host name.
+        port: The port.
+    """
+    return "added"
+
+
+@tool
+def list_servers() -> str:
+    """List the configured servers."""
+    return "pg1, pg2"
+
+
+async def test_a_held_back_call_names_the_tool_the_task_spells_out() -> None:
+    model = ScriptedModel([call("add_server", host="db", port=5432), call("list_servers"), "pg1, pg2"])
+    result = await Agent(model, tools=[add_server, list_servers]).run("Show me a list of all our servers.")
+    assert (
+        "The task names list_servers: call it if it does what the task asks." in model.requests[1].messages[-1].content
+    )
+    assert result.output == "pg1, pg2" and result.steps[1].result == "pg1, pg2"
