@@ -351,6 +351,8 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
                values=values, misfits=wrong)  # fmt: skip
     run.final_only = run.final_only or again
     others = [] if again else spelled_tools(run.ctx.task, [s.name for s in run.specs if s.name != call.name])
+    if others:  # told of the tool, the model wrote `list_servers(type=all)` as its answer: the next turn calls one
+        run.forced = frozenset(others)
     run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again, misfits=wrong, others=others))
     return True
 
