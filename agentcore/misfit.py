@@ -27,12 +27,13 @@ def _words_of(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Value kinds by shape, each with the words an argument's name or docs use for it.
+# Value kinds by shape, each with the words an argument's name or docs use for it. A web address also names a file
+# ("The file path to the image": BFCL live_simple_123 gave an image's URL, fresh test slice 7).
 _KINDS: tuple[tuple[str, re.Pattern[str], frozenset[str]], ...] = (
     ("an IP address", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?"),
      _words_of("ip ipv4 address host hostname server")),
     ("a web address", re.compile(r"[a-z][a-z0-9+.-]*://\S+", re.I),
-     _words_of("url uri link endpoint address website site host server")),
+     _words_of("url uri link endpoint address website site host server path file image source resource")),
     ("an email address", re.compile(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", re.I),
      _words_of("email mail address recipient sender")),
     ("a domain name", re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,24}", re.I),

@@ -218,3 +218,9 @@ async def test_a_held_back_call_names_the_tool_the_task_spells_out() -> None:
         "The task names list_servers: call it if it does what the task asks." in model.requests[1].messages[-1].content
     )
     assert result.output == "pg1, pg2" and result.steps[1].result == "pg1, pg2"
+
+
+def test_a_web_address_fits_a_file_path() -> None:
+    schema = {"properties": {"image_path": {"type": "string", "description": "The file path to the image."}}}
+    assert misfits({"image_path": "http://example.com/a.jpg"}, schema) == []
+    assert misfits({"image_path": "10.0.0.1"}, schema) == [("image_path", "10.0.0.1", "an IP address")]
