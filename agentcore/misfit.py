@@ -186,7 +186,7 @@ def spelled_tools(task: str, names: list[str]) -> list[str]:
     words = {w.removesuffix("s") for w in _WORD.findall(task.lower())}
     found = []
     for name in names:
-        spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name.rsplit(".", 1)[-1]).lower()
+        spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()  # every part: lawsuit_details.find
         parts = [w.removesuffix("s") for w in _WORD.findall(spaced) if len(w) > 2 and w not in _GENERIC_NAME_WORDS]
         if parts and all(part in words for part in parts):
             found.append(name)

@@ -192,6 +192,8 @@ def test_spelled_tools() -> None:
     task = "Could you retrieve a list of all the PostgreSQL servers in our environment?"
     assert spelled_tools(task, ["add_postgres_server", "list_servers", "dartfx_help"]) == ["list_servers"]
     assert spelled_tools("What is the price of gold?", ["calculate_Bond_Price", "get_price"]) == ["get_price"]
+    task = "Find details of patent lawsuits involving the company 'Apple Inc.' from the year 2010."
+    assert spelled_tools(task, ["lawsuit_details.find", "game_score.highest"]) == ["lawsuit_details.find"]
 
 
 @tool
