@@ -336,11 +336,12 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
         return False
     given = "\n".join(m.content for m in run.messages if m.role != "assistant" and not isinstance(m.part, NoticePart))
     values = unsupplied(call.arguments, spec.parameters, spec.description, given)
+    spoken = _spoken(run)
     wrong = [
         _misfit_text(name, value, kind, spec.parameters)
-        for name, value, kind in misfits(call.arguments, spec.parameters, _spoken(run))
+        for name, value, kind in misfits(call.arguments, spec.parameters, spoken)
     ]
-    values += [v for v in _unspoken(run, call, spec) if v not in values]
+    values += [v for v in _unspoken(run, call, spec, spoken) if v not in values]
     if not values and not wrong:
         return False
     run.unsupplied_held += 1
@@ -357,10 +358,10 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
-def _unspoken(run: Run, call: ToolCall, spec: ToolSpec) -> list[str]:
-    """Strings no one wrote: two or more in a first call, or one required string that the tool's docs write (their
-    example, "San Francisco, CA"), or one required string after a held-back call."""
-    spoken = _spoken(run)
+def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str]:
+    """Strings that `spoken` (what the user and the tools wrote) never writes: two or more in a first call, or one
+    required string that the tool's docs give as an example ("San Francisco, CA"), or one required string after a
+    held-back call."""
     required = unspoken(call.arguments, spec.parameters, spoken)
     if run.unsupplied_held:
         return required

@@ -219,6 +219,7 @@ async def test_a_held_back_call_names_the_tool_the_task_spells_out() -> None:
     assert (
         "The task names list_servers: call it if it does what the task asks." in model.requests[1].messages[-1].content
     )
+    assert [spec.name for spec in model.requests[1].tools] == ["list_servers"]  # the next turn must call it
     assert result.output == "pg1, pg2" and result.steps[1].result == "pg1, pg2"
 
 
