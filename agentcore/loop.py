@@ -24,6 +24,7 @@ from agentcore.loop_checks import (
     stale_call,
     unsourced_numbers,
     unsupplied_call,
+    with_fractions,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
 from agentcore.named import resolved_call
@@ -65,7 +66,7 @@ class ToolTurn:
 
     async def execute(self, run: Run) -> NextStep:
         step = run.steps[-1]
-        call = stale_again(run, self.call) if self.call.name in run.offered else self.call
+        call = with_fractions(run, stale_again(run, self.call)) if self.call.name in run.offered else self.call
         step.call = call
         run.messages.append(prompting.assistant_turn(call, None, self.raw if call is self.call else ""))
         if call.name not in run.offered:

@@ -26,6 +26,7 @@ from agentcore.grounding import (
 )
 from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
+from agentcore.rates import as_fractions
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.unfinished import (
@@ -425,3 +426,21 @@ def stale_again(run: Run, call: ToolCall) -> ToolCall:
         fixed=fix.signature(),
     )
     return fix
+
+
+def with_fractions(run: Run, call: ToolCall) -> ToolCall:
+    """The call to run: a percentage of the task written as a whole number into a rate argument goes as its
+    fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates)."""
+    spec = next((spec for spec in run.specs if spec.name == call.name), None)
+    if spec is None:
+        return call
+    arguments = as_fractions(call.arguments, spec.parameters, run.ctx.task)
+    if arguments is call.arguments:
+        return call
+    fixed = ToolCall(name=call.name, arguments=arguments)
+    run.notice(
+        "a percentage went into a rate argument as a whole number; it runs as a fraction",
+        call=call.signature(),
+        fixed=fixed.signature(),
+    )
+    return fixed
