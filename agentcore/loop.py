@@ -19,6 +19,7 @@ from agentcore.loop_checks import (
     ANSWER_CHECKS,
     doubled_call,
     good_steps,
+    one_part_place_call,
     placeholder_call,
     stale_again,
     stale_call,
@@ -74,7 +75,7 @@ class ToolTurn:
         signature = call.signature()
         if signature in run.seen_calls:
             return repeated(run, call, signature)
-        if stale_call(run, call) or doubled_call(run, call) or unsupplied_call(run, call):
+        if any(held(run, call) for held in (stale_call, doubled_call, unsupplied_call, one_part_place_call)):
             return ModelTurn()
         decision = await run.deps.chain.before_tool(run.ctx, call)
         if isinstance(decision, Veto):

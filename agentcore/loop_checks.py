@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
+from agentcore.formats import one_part_places
 from agentcore.grounding import (
     listed_together,
     mentions,
@@ -444,3 +445,23 @@ def with_fractions(run: Run, call: ToolCall) -> ToolCall:
         fixed=fixed.signature(),
     )
     return fixed
+
+
+def one_part_place_call(run: Run, call: ToolCall) -> bool:
+    """Once a run, hold back a call that writes a city alone where the argument's docs ask for the city and its
+    state or country ("New York" for "The city and state, e.g. New York, NY"; agentcore.formats). The model
+    knows the state; the loop does not. A second such call runs as written."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if spec is None or run.place_held or run.final_only:
+        return False
+    places = one_part_places(call.arguments, spec.parameters)
+    if not places:
+        return False
+    run.place_held = True
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {places[0][1]!r} names the city only; its {places[0][2]} is missing", True
+    run.notice("tool call names a city where the docs ask for city and state; not run", call=call.signature(),
+               places=[f"{name}={value}" for name, value, _ in places])  # fmt: skip
+    docs = str((spec.parameters.get("properties") or {})[places[0][0]].get("description", ""))
+    run.messages.append(prompting.place_notice(run.ctx.task, call, places, docs))
+    return True
