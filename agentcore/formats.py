@@ -1,10 +1,12 @@
-"""A place written without the part its argument's docs ask for: "New York" where the docs say "The city and state,
-e.g. New York, NY".
+"""A city written alone where its argument's docs ask for the city and its state, and give that city as an example:
+"New York" where the docs say "The city and state, e.g. New York, NY".
 
 The 0.5B model writes the city alone whatever the docs say. Where an argument's docs ask for the city and its
 state, country or region, BFCL's dev ground truth writes both parts, comma-joined, in 224 of 229 calls ("Seattle,
-WA", "London, UK"), and the city alone is accepted in only some of those. The loop holds such a call back once and
-names the form; it cannot add the state itself, which only the model may know.
+WA", "London, UK"). Where the docs' own example starts with the city the model wrote, the call runs with the
+example ("New York, NY"): on the dev ground truth that form is accepted in all 83 such calls, the city alone in 9.
+A city with no example is left as written: held back with the form named, the model wrote the city alone again
+(3 of 3), and only the model could know the state.
 """
 
 from __future__ import annotations
@@ -20,6 +22,25 @@ def two_part_form(schema: dict[str, Any]) -> str | None:
     """The second part ("state", "country") that `schema`'s docs ask for after the city, or None."""
     match = _TWO_PARTS.search(str(schema.get("description", "")))
     return match.group(1).lower() if match else None
+
+
+def _example_of(city: str, docs: str) -> str | None:
+    """The example of `docs` that starts with `city` ("New York, NY" for "new york" in "e.g. New York, NY."), or
+    None."""
+    match = re.search(rf"(?<!\w)(?i:{re.escape(city)}),\s*[A-Z][\w.]*(?: [A-Z][\w.]*)*", docs)
+    return match.group(0).rstrip(".") if match else None
+
+
+def from_examples(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` with each one-part place whose city the argument's docs give as an example completed from it
+    ("New York" -> "New York, NY"). The same dict when nothing changes."""
+    properties = parameters.get("properties") or {}
+    fixed = dict(arguments)
+    for name, value, _ in one_part_places(arguments, parameters):
+        example = _example_of(value.strip(), str(properties[name].get("description", "")))
+        if example:
+            fixed[name] = example
+    return fixed if fixed != arguments else arguments
 
 
 def one_part_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[tuple[str, str, str]]:

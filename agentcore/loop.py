@@ -19,7 +19,6 @@ from agentcore.loop_checks import (
     ANSWER_CHECKS,
     doubled_call,
     good_steps,
-    one_part_place_call,
     placeholder_call,
     stale_again,
     stale_call,
@@ -75,7 +74,7 @@ class ToolTurn:
         signature = call.signature()
         if signature in run.seen_calls:
             return repeated(run, call, signature)
-        if any(held(run, call) for held in (stale_call, doubled_call, unsupplied_call, one_part_place_call)):
+        if stale_call(run, call) or doubled_call(run, call) or unsupplied_call(run, call):
             return ModelTurn()
         decision = await run.deps.chain.before_tool(run.ctx, call)
         if isinstance(decision, Veto):

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
-from agentcore.formats import one_part_places
+from agentcore.formats import from_examples
 from agentcore.grounding import (
     listed_together,
     mentions,
@@ -430,38 +430,18 @@ def stale_again(run: Run, call: ToolCall) -> ToolCall:
 
 
 def with_fractions(run: Run, call: ToolCall) -> ToolCall:
-    """The call to run: a percentage of the task written as a whole number into a rate argument goes as its
-    fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates)."""
+    """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
+    into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a
+    city alone that the argument's docs give as an example with its state goes as the example ("New York" ->
+    "New York, NY"; agentcore.formats)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
-    arguments = as_fractions(call.arguments, spec.parameters, run.ctx.task)
+    arguments = from_examples(as_fractions(call.arguments, spec.parameters, run.ctx.task), spec.parameters)
     if arguments is call.arguments:
         return call
     fixed = ToolCall(name=call.name, arguments=arguments)
     run.notice(
-        "a percentage went into a rate argument as a whole number; it runs as a fraction",
-        call=call.signature(),
-        fixed=fixed.signature(),
+        "tool call written in the form its docs and the task give", call=call.signature(), fixed=fixed.signature()
     )
     return fixed
-
-
-def one_part_place_call(run: Run, call: ToolCall) -> bool:
-    """Once a run, hold back a call that writes a city alone where the argument's docs ask for the city and its
-    state or country ("New York" for "The city and state, e.g. New York, NY"; agentcore.formats). The model
-    knows the state; the loop does not. A second such call runs as written."""
-    spec = next((s for s in run.specs if s.name == call.name), None)
-    if spec is None or run.place_held or run.final_only:
-        return False
-    places = one_part_places(call.arguments, spec.parameters)
-    if not places:
-        return False
-    run.place_held = True
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {places[0][1]!r} names the city only; its {places[0][2]} is missing", True
-    run.notice("tool call names a city where the docs ask for city and state; not run", call=call.signature(),
-               places=[f"{name}={value}" for name, value, _ in places])  # fmt: skip
-    docs = str((spec.parameters.get("properties") or {})[places[0][0]].get("description", ""))
-    run.messages.append(prompting.place_notice(run.ctx.task, call, places, docs))
-    return True

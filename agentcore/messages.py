@@ -22,7 +22,6 @@ NoticeKind = Literal[
     "doubled",
     "unsupplied",
     "wrong_row",
-    "place",
 ]
 
 
@@ -150,9 +149,7 @@ class NoticePart:
     instead; `result`: the error it got; `call`: the call written with the first word), or a call whose required
     values the conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it
     was the second such call, and the next turn may only answer), or an answer taken from the wrong line of a
-    result (`result`: the answer; `message`: the line the task names), or a place written without the part its
-    docs ask for (`call`: that call; `names`: `name=value` each; `results`: the part missing of each; `message`:
-    the first one's docs)."""
+    result (`result`: the answer; `message`: the line the task names)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

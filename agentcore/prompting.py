@@ -403,9 +403,8 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unsupplied", "wrong_row", "place"):
-        texts = {"unsupplied": _unsupplied_text, "wrong_row": _wrong_row_text, "place": _place_text}
-        return texts[part.notice](part)
+    if part.notice in ("unsupplied", "wrong_row"):
+        return _unsupplied_text(part) if part.notice == "unsupplied" else _wrong_row_text(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
         return _check_notice_text(part)
     if part.notice == "review":
@@ -414,24 +413,6 @@ def _notice_text(part: NoticePart) -> str:
             "Reply with a corrected final_answer."
         )
     return f"{part.what} failed: {part.message}\nTask: {task}\nTry again."
-
-
-def place_notice(task: str, call: ToolCall, places: Sequence[tuple[str, str, str]], docs: str) -> Message:
-    """A call with a city alone where its argument's docs ask for the city and its state (`agentcore.formats`)."""
-    names = tuple(f"{name}={value}" for name, value, _ in places)
-    parts = tuple(part for _, _, part in places)
-    return render(NoticePart("place", task, call=call, names=names, results=parts, message=docs))
-
-
-def _place_text(part: NoticePart) -> str:
-    tool = part.call.name if part.call is not None else "the tool"
-    pairs = [name.split("=", 1) for name in part.names]
-    wanted = ", ".join(f"{pair[0]} as city, {kind}" for pair, kind in zip(pairs, part.results, strict=True))
-    given = " and ".join(repr(pair[1]) for pair in pairs)
-    return (
-        f"Not run: {given} names the city only, and the docs ask for more ({clip(part.message, 80)}).\n"
-        f"Task: {part.task}\nCall {tool} again with {wanted}, in the form the docs show."
-    )
 
 
 def _unsupplied_text(part: NoticePart) -> str:

@@ -168,3 +168,43 @@ async def test_a_domain_name_is_not_taken_for_a_location(qwen: LlamaCppModel) ->
     weather = await agent.run("What is the weather in Boston, MA?")
     ran = [step.call.arguments.get("location") for step in weather.steps if step.call and not step.tool_error]
     assert ran and "Boston" in str(ran[0])
+
+
+async def test_a_city_the_docs_give_as_an_example_gets_its_state(qwen: LlamaCppModel) -> None:
+    """The docs ask for "The city and state, e.g. Chicago, IL"; asked about Chicago this model wrote the city
+    alone (BFCL simple_python_166). The call runs with the example's form (agentcore.formats)."""
+
+    def find_lawyer(city: str, fee: int) -> str:
+        """Lawyers near a city whose hourly fee is at most `fee`.
+
+        Args:
+            city: The city and state, e.g. Chicago, IL.
+            fee: The highest hourly fee, in dollars.
+        """
+        return f"2 lawyers in {city} under ${fee}"
+
+    agent: Agent[None, str] = Agent(qwen, tools=[find_lawyer])
+    result = await agent.run("Find a lawyer in Chicago who charges less than 400 dollars per hour.")
+    ran = [step.call.arguments["city"] for step in result.steps if step.call and not step.tool_error]
+    assert ran and ran[0] == "Chicago, IL"
+
+
+def predict_profit(investment_amount: float, annual_return: float, years: int) -> str:
+    """The profit of an investment.
+
+    Args:
+        investment_amount: The amount invested, in dollars.
+        annual_return: The annual return rate of the investment.
+        years: How many years it is held.
+    """
+    return f"{investment_amount * ((1 + annual_return) ** years - 1):.2f}"
+
+
+async def test_a_percentage_goes_into_a_rate_as_a_fraction(qwen: LlamaCppModel) -> None:
+    """BFCL simple_python_134: this model wrote annual_return=7 for "7%"; the call runs with 0.07
+    (agentcore.rates), and the answer is the profit at 7%."""
+    agent: Agent[None, str] = Agent(qwen, tools=[predict_profit])
+    result = await agent.run("What is the profit of investing $5000 for 5 years at an annual return of 7%?")
+    ran = [step.call.arguments for step in result.steps if step.call and not step.tool_error]
+    assert ran and ran[0]["annual_return"] == 0.07
+    assert "2012.76" in str(result.output)

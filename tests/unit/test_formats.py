@@ -1,5 +1,5 @@
-"""A city written alone where the argument's docs ask for the city and its state goes back once
-(`agentcore.formats`)."""
+"""A city written alone where the argument's docs ask for the city and its state, and give it as an example, runs
+in the example's form (`agentcore.formats`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.formats import one_part_places, two_part_form
+from agentcore.formats import from_examples, one_part_places, two_part_form
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -47,6 +47,14 @@ def test_one_part_places() -> None:
     )  # enums are the grammar's; empty is no place
 
 
+def test_from_examples() -> None:
+    params = {"properties": {"city": {"type": "string", "description": "The city and state, e.g. Chicago, IL."}}}
+    assert from_examples({"city": "chicago"}, params) == {"city": "Chicago, IL"}  # the example's own form
+    unchanged = {"city": "Boston"}
+    assert from_examples(unchanged, params) is unchanged  # no example for it: as written
+    assert from_examples({"city": "Chicago, IL"}, params) == {"city": "Chicago, IL"}
+
+
 @tool
 def get_weather(location: str) -> str:
     """The current weather.
@@ -57,20 +65,14 @@ def get_weather(location: str) -> str:
     return f"sunny in {location}"
 
 
-async def test_the_city_alone_goes_back_once_and_the_second_call_runs() -> None:
-    model = ScriptedModel(
-        [call("get_weather", location="Boston"), call("get_weather", location="Boston, MA"), "Sunny."]
-    )
-    result = await Agent(model, tools=[get_weather]).run("What's the weather in Boston?")
-    assert result.output == "Sunny."
-    assert result.steps[0].tool_error and result.steps[0].result.startswith("not run: 'Boston' names the city only")
-    notice = model.requests[1].messages[-1].content
-    assert notice.startswith("Not run: 'Boston' names the city only, and the docs ask for more (The city and state")
-    assert "Call get_weather again with location as city, state" in notice
-    assert result.steps[1].result == "sunny in Boston, MA"
+async def test_a_city_the_docs_give_as_an_example_runs_in_the_example_form() -> None:
+    model = ScriptedModel([call("get_weather", location="San Francisco"), "Foggy."])
+    result = await Agent(model, tools=[get_weather]).run("Weather in San Francisco?")
+    assert [step.result for step in result.steps if step.call] == ["sunny in San Francisco, CA"]
+    assert len(model.requests) == 2  # no turn held back
 
 
-async def test_a_model_that_insists_runs_its_call() -> None:
-    model = ScriptedModel([call("get_weather", location="Boston"), call("get_weather", location="Boston"), "Sunny."])
+async def test_a_city_with_no_example_runs_as_written() -> None:
+    model = ScriptedModel([call("get_weather", location="Boston"), "Sunny."])
     result = await Agent(model, tools=[get_weather]).run("What's the weather in Boston?")
-    assert result.steps[1].result == "sunny in Boston" and not result.steps[1].tool_error
+    assert [step.result for step in result.steps if step.call] == ["sunny in Boston"]
