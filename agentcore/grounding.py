@@ -30,7 +30,7 @@ _FUNCTION_TEXT = (
     "weigh weighs pay take among between across during without within against times plus minus over "
     "together total one two three four five six seven eight nine ten twelve twenty hundred thousand"  # quantities
 )
-_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 MAX_CANDIDATES = 8
 
 
@@ -93,7 +93,7 @@ def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[
     docs = set(_words(f"{description} {json.dumps(parameters)}"))
     runs: list[list[str]] = [[]]
     for token in re.findall(r"[a-z][a-z'-]*|\S", task.lower()):
-        if len(token) > 2 and token not in _FUNCTION_WORDS and token not in docs and not _is_verb(token):
+        if len(token) > 2 and token not in FUNCTION_WORDS and token not in docs and not _is_verb(token):
             runs[-1].append(token)
         elif runs[-1]:
             runs.append([])
@@ -102,7 +102,7 @@ def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[
 
 def content_words(text: str) -> list[str]:
     """The words of `text` that can name a thing: no function word, instruction verb or two-letter word."""
-    words = [w for w in _words(text) if len(w) > 2 and w not in _FUNCTION_WORDS and not _is_verb(w)]
+    words = [w for w in _words(text) if len(w) > 2 and w not in FUNCTION_WORDS and not _is_verb(w)]
     return list(dict.fromkeys(words))
 
 

@@ -30,6 +30,7 @@ from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.rates import as_fractions
 from agentcore.result import Step
 from agentcore.rows import wrong_row
+from agentcore.tool_fit import fitting_tools
 from agentcore.unfinished import (
     doubled,
     guessed,
@@ -110,6 +111,25 @@ def wrong_row_check(run: Run, answer: str) -> bool:
     return True
 
 
+def memory_answer_check(run: Run, answer: str) -> bool:
+    """Once: the first answer came from memory, with no call tried, while an offered tool's name and docs share two
+    or more content words with the task (agentcore.tool_fit): that tool is required next. Answers with numbers
+    worked out from the task's are the unsourced check's (`guessed`)."""
+    if run.memory_checked or run.final_only or not run.deps.settings.check_sources:
+        return False
+    if any(step.call is not None for step in run.steps) or guessed(run.ctx.task, answer):
+        return False
+    fits = fitting_tools(run.ctx.task, [spec for spec in run.specs if spec.name in run.offered])
+    if not fits:
+        return False
+    run.memory_checked = True
+    run.forced = frozenset(fits)
+    run.notice("final answer from memory while a tool the task describes is offered; that tool is required next",
+               tools=fits)  # fmt: skip
+    run.messages.append(prompting.missing_tool_notice(run.ctx.task, fits))
+    return True
+
+
 # The checks a final answer goes through, in order; the first that sends it back wins.
 ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     missing_tool_check,
@@ -117,6 +137,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     uncombined_check,
     made_up_check,
     wrong_row_check,
+    memory_answer_check,
 )
 
 

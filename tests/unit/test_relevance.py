@@ -71,9 +71,9 @@ async def test_one_related_tool_keeps_them_all() -> None:
 async def test_top_k_keeps_the_best_in_their_original_order() -> None:
     relevance = ToolRelevance(min_similarity=-1.0, top_k=1, embedder=WordsEmbedder())
     model = ScriptedModel(["done"])
-    await Agent(model, tools=[convert_currency, weather_forecast], policies=[relevance]).run(
-        "convert this amount of money"
-    )
+    agent = Agent(model, tools=[convert_currency, weather_forecast], policies=[relevance])
+    agent.check_sources = False  # an answer with no call would go back for convert_currency (tool_fit)
+    await agent.run("convert this amount of money")
     assert [s.name for s in model.requests[0].tools] == ["convert_currency"]
 
 
