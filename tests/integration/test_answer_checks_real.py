@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentcore import Agent
-from agentcore.messages import ToolCall
+from agentcore.messages import ToolCall, ToolSpec
 from agentcore.models.llamacpp import LlamaCppModel
 from agentcore.result import RunResult
 from agentcore.tools.builtin import builtin_toolset
@@ -208,3 +208,48 @@ async def test_a_percentage_goes_into_a_rate_as_a_fraction(qwen: LlamaCppModel) 
     ran = [step.call.arguments for step in result.steps if step.call and not step.tool_error]
     assert ran and ran[0]["annual_return"] == 0.07
     assert "2012.76" in str(result.output)
+
+
+def _spec(name: str, description: str, **params: tuple[str, str]) -> ToolSpec:
+    """A BFCL-style tool: every parameter required, `params` as name=(JSON type, description)."""
+    note = " Note that the provided function is in Python 3 syntax."
+    properties = {key: {"type": kind, "description": doc} for key, (kind, doc) in params.items()}
+    return ToolSpec(name, description + note, {"type": "object", "properties": properties, "required": list(params)})
+
+
+class _Canned:
+    """The four tools of BFCL multiple_158; each call returns a canned line."""
+
+    specs = (
+        _spec("publication_year.find", "Fetches the year a particular scientific work was published.",
+              author=("string", "Name of the author of the work."), work_title=("string", "Title of the work.")),
+        _spec("portfolio_future_value", "Calculate the future value of an investment in a specific stock.",
+              stock=("string", "The ticker symbol of the stock."), years=("integer", "The number of years.")),
+        _spec("religious_history.get_papal_biography",
+              "Retrieve the biography and main religious and historical contributions of a Pope based on his papal"
+              " name.", papal_name=("string", "The papal name of the Pope."),
+              include_contributions=("boolean", "Include main contributions of the Pope in the response if true.")),
+        _spec("board_game_info", "Get the information about a board game from a database.",
+              game_name=("string", "Name of the board game.")),
+    )  # fmt: skip
+
+    async def list_tools(self) -> tuple[ToolSpec, ...]:
+        return self.specs
+
+    async def call_tool(self, name: str, arguments: dict[str, object], ctx: object) -> str:
+        return f"{arguments.get('papal_name')}: pope 1198-1216, called the Fourth Lateran Council."
+
+    def tool_settings(self, name: str) -> tuple[float | None, int]:
+        return None, 0
+
+
+async def test_an_answer_from_memory_goes_back_for_the_tool_the_task_describes(qwen: LlamaCppModel) -> None:
+    """BFCL multiple_158: this model answered "the biography and main contributions of Pope Innocent III" from
+    memory (a made-up birth date). The papal tool's docs share those words, so the answer goes back and that tool
+    runs (agentcore.tool_fit)."""
+    agent: Agent[None, str] = Agent(qwen, tools=_Canned())
+    result = await agent.run("Get the biography and main contributions of Pope Innocent III.")
+    notices = [e for e in result.trace if e["kind"] == "notice" and "from memory" in e["message"]]
+    assert notices, "the model called a tool at once: this test no longer exercises the check"
+    ran = [step.call.name for step in result.steps if step.call and not step.tool_error]
+    assert ran and ran[0] == "religious_history.get_papal_biography"
