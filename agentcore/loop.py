@@ -19,12 +19,12 @@ from agentcore.loop_checks import (
     ANSWER_CHECKS,
     doubled_call,
     good_steps,
+    in_documented_form,
     placeholder_call,
     stale_again,
     stale_call,
     unsourced_numbers,
     unsupplied_call,
-    with_fractions,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
 from agentcore.named import resolved_call
@@ -66,7 +66,7 @@ class ToolTurn:
 
     async def execute(self, run: Run) -> NextStep:
         step = run.steps[-1]
-        call = with_fractions(run, stale_again(run, self.call)) if self.call.name in run.offered else self.call
+        call = in_documented_form(run, stale_again(run, self.call)) if self.call.name in run.offered else self.call
         step.call = call
         run.messages.append(prompting.assistant_turn(call, None, self.raw if call is self.call else ""))
         if call.name not in run.offered:

@@ -450,7 +450,7 @@ def stale_again(run: Run, call: ToolCall) -> ToolCall:
     return fix
 
 
-def with_fractions(run: Run, call: ToolCall) -> ToolCall:
+def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
     into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a
     city alone that the argument's docs give as an example with its state goes as the example ("New York" ->
