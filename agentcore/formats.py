@@ -36,23 +36,22 @@ def from_examples(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict
     ("New York" -> "New York, NY"). The same dict when nothing changes."""
     properties = parameters.get("properties") or {}
     fixed = dict(arguments)
-    for name, value, _ in one_part_places(arguments, parameters):
+    for name, value in one_part_places(arguments, parameters):
         example = _example_of(value.strip(), str(properties[name].get("description", "")))
         if example:
             fixed[name] = example
     return fixed if fixed != arguments else arguments
 
 
-def one_part_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
+def one_part_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[tuple[str, str]]:
     """The top-level string arguments documented as a city and its state (or country, ...) whose value has one part
-    only: (argument, value, the part missing). Enum-bound arguments are the grammar's to judge."""
+    only: (argument, value). Enum-bound arguments are the grammar's to judge."""
     properties = parameters.get("properties") or {}
     found = []
     for name, value in arguments.items():
         schema = properties.get(name)
         if not isinstance(value, str) or not value.strip() or not isinstance(schema, dict) or "enum" in schema:
             continue
-        part = two_part_form(schema)
-        if part is not None and "," not in value:
-            found.append((name, value, part))
+        if "," not in value and two_part_form(schema) is not None:
+            found.append((name, value))
     return found

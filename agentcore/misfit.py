@@ -66,7 +66,7 @@ def shape(value: str) -> str | None:
     return None
 
 
-def _names_for(name: str, schema: dict[str, Any]) -> set[str]:
+def argument_words(name: str, schema: dict[str, Any]) -> set[str]:
     """The words an argument is known by: its name's parts and its docs' words."""
     docs = f"{name.replace('_', ' ')} {schema.get('description', '')} {schema.get('title', '')}"
     return set(_WORD.findall(re.sub(r"([a-z])([A-Z])", r"\1 \2", docs).lower()))
@@ -82,7 +82,7 @@ def misfits(arguments: dict[str, Any], parameters: dict[str, Any], given: str = 
         schema = properties.get(name)
         if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema:
             continue
-        words = _names_for(name, schema)
+        words = argument_words(name, schema)
         kind, source = shape(value), None
         if kind is None:
             kind, source = _taken_from_shaped(value, given) or (None, None)
@@ -144,7 +144,7 @@ def _unjudged(name: str, value: str, schema: dict[str, Any]) -> bool:
         return True
     if not text or "enum" in schema or _DATE_OR_TIME.fullmatch(text) or _CODE.fullmatch(text):
         return True
-    return bool(_names_for(name, schema) & _FREE_TEXT)
+    return bool(argument_words(name, schema) & _FREE_TEXT)
 
 
 def _written(value: str, text: str) -> bool:

@@ -15,8 +15,9 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from agentcore.misfit import argument_words
+
 _PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b)", re.I)
-_WORD = re.compile(r"[a-z]+")
 # The words of an argument that takes a rate, and of one that says it takes the fraction outright.
 _RATE = frozenset({"rate", "rates", "ratio", "return", "returns", "yield", "yields"})
 _FRACTION = frozenset({"fraction", "decimal", "proportion"})
@@ -28,14 +29,9 @@ def percentages(text: str) -> list[Decimal]:
     return [Decimal(number) for number in _PERCENT.findall(text)]
 
 
-def _words(name: str, schema: dict[str, Any]) -> set[str]:
-    text = f"{name} {schema.get('description', '')}".replace("_", " ")
-    return set(_WORD.findall(re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower()))
-
-
 def _takes_fraction(name: str, schema: dict[str, Any]) -> bool:
     """A number argument named or documented as a rate, or as a fraction, and never as a percentage."""
-    words = _words(name, schema)
+    words = argument_words(name, schema)
     types = schema.get("type")
     number = types == "number" or (isinstance(types, list) and "number" in types)
     return number and not words & _PERCENTAGE and bool(words & (_RATE | _FRACTION))
@@ -51,6 +47,7 @@ def as_fractions(arguments: dict[str, Any], parameters: dict[str, Any], task: st
         schema = properties.get(name)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not isinstance(schema, dict):
             continue
-        if _takes_fraction(name, schema) and Decimal(str(value)) in given:
-            fixed[name] = float(Decimal(str(value)) / 100)
+        number = Decimal(str(value))
+        if number in given and _takes_fraction(name, schema):
+            fixed[name] = float(number / 100)
     return fixed if fixed != arguments else arguments

@@ -3,7 +3,7 @@
 Asked for "the biography and main contributions of Pope Innocent III" with `get_papal_biography` offered, the
 0.5B model answers from memory (and invents a birth date). A tool whose name and docs share two or more content
 words with the task ("biography", "contributions") is what the task asks for. On BFCL dev runs, first-turn
-answers where such a tool was offered were wrong 13 times where a call was right and right 2 times where no
+answers where such a tool was offered were wrong 13 times where a call was right and right once where no
 tool fits; on the 48 tasks no direct question shares two words with a tool. One shared word is not enough:
 "At sea level, at what temperature does water boil?" shares "temperature" with unit_convert.
 """

@@ -40,7 +40,7 @@ PARAMS: dict[str, Any] = {
 
 
 def test_one_part_places() -> None:
-    assert one_part_places({"location": "New York", "query": "pizza"}, PARAMS) == [("location", "New York", "state")]
+    assert one_part_places({"location": "New York", "query": "pizza"}, PARAMS) == [("location", "New York")]
     assert one_part_places({"location": "New York, NY"}, PARAMS) == []
     assert (
         one_part_places({"city": "Paris", "location": ""}, PARAMS) == []
