@@ -280,7 +280,7 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
             return (found[0], kind) if await run.deps.chain.before_tool(run.ctx, found[0]) is found[0] else (None, "")
     specs = {s.name: s for s in run.specs}
     done = [(s.call, specs[s.call.name], s.result or "") for s in good_steps(run) if s.call and s.call.name in specs]
-    named = await resolved_call(call, error, run.specs, done, lambda cs: timed_outcomes(run, cs))
+    named = await resolved_call(call, error, run.specs, done, lambda cs: timed_outcomes(run, cs), task=run.ctx.task)
     if named is not None and await run.deps.chain.before_tool(run.ctx, named) is named:
         return named, "named"
     return None, ""

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agentcore import prompting
+from agentcore import enum_tails, prompting
 from agentcore.formats import from_examples
 from agentcore.grounding import (
     listed_together,
@@ -27,6 +27,7 @@ from agentcore.grounding import (
 )
 from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
+from agentcore.portions import of_results
 from agentcore.rates import as_fractions
 from agentcore.result import Step
 from agentcore.rows import wrong_row
@@ -41,6 +42,7 @@ from agentcore.unfinished import (
     premature,
     repeats_result,
     stale_inputs,
+    superseded,
     unsourced,
     with_result,
 )
@@ -414,12 +416,12 @@ def _spoken(run: Run) -> str:
 
 
 def stale_call(run: Run, call: ToolCall) -> bool:
-    """Hold back, once, a call that takes an earlier call's input where that call's result belongs; the next turn
-    must call the same tool (the model was mid-step)."""
+    """Hold back, once, a call that takes an earlier call's input where that call's result belongs, or a result
+    that a later call already used where that call's result belongs ("5 + 1" after "5 * 2" = 10 for "double the
+    count, and add 1"); the next turn must call the same tool (the model was mid-step)."""
     if run.stale_checked or not run.deps.settings.check_sources:
         return False
-    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
-    taken, result = stale_inputs(call.arguments, earlier, call.name)
+    taken, result = _stale(run, call)
     if not taken:
         return False
     run.stale_checked, run.forced = True, frozenset({call.name})
@@ -432,6 +434,14 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
+def _stale(run: Run, call: ToolCall) -> tuple[list[str], str]:
+    """(the earlier numbers the call takes, the result that belongs there): an earlier call's input, or a result
+    a later call already used (agentcore.unfinished's `stale_inputs` and `superseded`)."""
+    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    taken, result = stale_inputs(call.arguments, earlier, call.name)
+    return (taken, result) if taken else superseded(call.arguments, earlier)
+
+
 def stale_again(run: Run, call: ToolCall) -> ToolCall:
     """The call to run: after a stale notice, a call of that tool that again takes the earlier input and no
     result runs as the call the notice spelled out (compose m31 was shown `8.04672 * 7` and wrote `5 * 7 * 7`)."""
@@ -439,8 +449,7 @@ def stale_again(run: Run, call: ToolCall) -> ToolCall:
     if fix is None or call.name != fix.name:
         return call
     run.stale_fix = None  # the model's next call of the tool is judged once
-    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
-    if not stale_inputs(call.arguments, earlier, call.name)[0]:
+    if not _stale(run, call)[0]:
         return call
     run.notice(
         "tool call took the earlier input again; the call spelled out runs",
@@ -454,11 +463,16 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
     into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a
     city alone that the argument's docs give as an example with its state goes as the example ("New York" ->
-    "New York, NY"; agentcore.formats)."""
+    "New York, NY"; agentcore.formats), and an enum value that only starts the task's word goes as the value
+    that word names (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task
+    names added as its bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as
+    "85 + 85 * 0.5"; agentcore.portions)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
-    arguments = from_examples(as_fractions(call.arguments, spec.parameters, run.ctx.task), spec.parameters)
+    arguments = as_fractions(call.arguments, spec.parameters, run.ctx.task)
+    arguments = of_results(arguments, run.ctx.task, [step.result or "" for step in good_steps(run)])
+    arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
     if arguments is call.arguments:
         return call
     fixed = ToolCall(name=call.name, arguments=arguments)

@@ -13,6 +13,9 @@ resolved to a number: first by an earlier successful call whose word argument th
 underscores, with an optional bracketed argument: compose5 showed `price_of_webcam`, `monitor_price` and
 `price(headphones)`. When every run resolves, the call with the numbers in place runs instead, if it works.
 Anything ambiguous or unresolved changes nothing: the model gets the error as before.
+
+A run that names no item by itself ("price - 29", "0.25 * price") is read in the task's own phrase: "the price of
+a tablet" or "the tablet's price" gives "price of a tablet" and "tablet price", resolved the same way.
 """
 
 from __future__ import annotations
@@ -92,11 +95,31 @@ def lookups(
     return candidates if len(candidates) <= MAX_WORD_PROBES else []
 
 
+def in_task(run: str, task: str) -> list[str]:
+    """The task's phrases that say what `run` is of: "price" in "the price of a tablet minus 29" gives "price of a
+    tablet minus" (the probes try its shorter runs), in "the tablet's price" gives "tablet price"."""
+    words = r"\s+".join(re.escape(w) for w in WORDS.findall(run))
+    if not words:
+        return []
+    item = rf"((?:{_WORD})(?:\s+{_WORD}){{0,2}})"
+    of = re.finditer(rf"(?<!\w)(?i:{words})\s+of\s+(?:(?:a|an|the)\s+)?{item}", task)
+    owner = re.finditer(rf"((?:{_WORD}\s+)?{_WORD})'s\s+(?i:{words})(?!\w)", task)
+    found = [f"{run} of {m.group(1)}" for m in of] + [f"{m.group(1)} {run}" for m in owner]
+    return list(dict.fromkeys(found))
+
+
 async def resolved_call(
-    call: ToolCall, error: str, specs: Sequence[ToolSpec], done: Sequence[tuple[ToolCall, ToolSpec, str]], probe: Probe
+    call: ToolCall,
+    error: str,
+    specs: Sequence[ToolSpec],
+    done: Sequence[tuple[ToolCall, ToolSpec, str]],
+    probe: Probe,
+    *,
+    task: str = "",
 ) -> ToolCall | None:
-    """`call` with each named run replaced by its number, if every run resolves and that call works; else None.
-    `done`: the run's successful calls so far, with their specs and results."""
+    """`call` with each named run replaced by its number, if every run (or, failing that, its phrase in the task)
+    resolves and that call works; else None. `done`: the run's successful calls so far, with their specs and
+    results."""
     spec = next((s for s in specs if s.name == call.name), None)
     if spec is None or not spec.read_only:
         return None
@@ -106,13 +129,21 @@ async def resolved_call(
             continue  # the tool did not say these words were the problem
         text = value
         for run in named:
-            number = known_value(run, done) or await _probed_value(lookups(run, specs, done, call.name), probe)
+            number = await _value(run, specs, done, call.name, probe)
+            for phrase in in_task(run, task) if number is None else []:
+                number = number or await _value(phrase, specs, done, call.name, probe)
             if number is None:
                 return None
             text = text.replace(run, number, 1)
         candidate = ToolCall(call.name, {**call.arguments, key: text})
         return candidate if (await probe([candidate]))[0] is not None else None
     return None
+
+
+async def _value(
+    run: str, specs: Sequence[ToolSpec], done: Sequence[tuple[ToolCall, ToolSpec, str]], failed: str, probe: Probe
+) -> str | None:
+    return known_value(run, done) or await _probed_value(lookups(run, specs, done, failed), probe)
 
 
 async def _probed_value(candidates: list[ToolCall], probe: Probe) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 # Digits with an optional decimal part; thousands separators joined first ("12,500" is one number).
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 
 
 def numbers_in(text: str) -> list[float]:
@@ -125,13 +126,15 @@ def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> tuple[l
 
 
 def made_up_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
-    """The (arguments, result) steps whose inputs came from nowhere: two or more distinct numbers, none in the
-    task (digits or words), an earlier call or an earlier result."""
+    """The (arguments, result) steps whose inputs came from nowhere: two or more distinct numbers in none of the
+    task (digits, words, or a percentage as its fraction), an earlier call or an earlier result. Beside a number
+    of the task too: "the price of a backpack divided among 3 friends" called as "3 * 1.5 * 2.5"."""
     known = {round(abs(n), 12) for n in numbers_in(task)} | spelled_numbers(task) | {0.0, 1.0}
+    known |= {share for match in _PERCENT.finditer(task) for share in _as_fraction(float(match.group(1)))}
     found = []
     for index, (arguments, result) in enumerate(steps):
         mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
-        if len(mine) >= 2 and not known & mine:
+        if len(mine - known) >= 2:
             found.append(index)
         known |= mine | {round(abs(n), 12) for n in numbers_in(result)}
     return found
@@ -170,6 +173,27 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
         taken = mine & {round(abs(v), 12) for v in argument_numbers(inputs)}
         if name != tool and taken and numbers_in(result):
             return [_plain(n) for n in sorted(taken)], result
+    return [], ""
+
+
+def superseded(arguments: Any, earlier: Sequence[tuple[str, Any, str]]) -> tuple[list[str], str]:
+    """(the one number this call takes from an earlier result that a later call already used, that later call's
+    result) when the call uses no result still open: "count the words (5), double the count (10), and add 1"
+    called as calculator("5 + 1"). A result used twice in one expression, or beside a newer one ("45.9 + 4.59"),
+    is no such call."""
+    mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
+    steps = [(inputs, result) for _, inputs, result in earlier]
+    still_open = set(open_results(steps))
+    if not mine or mine & {round(abs(n), 12) for r in still_open for n in numbers_in(r)}:
+        return [], ""
+    for index in range(len(steps) - 1, -1, -1):
+        inputs, result = steps[index]
+        if result.strip() not in still_open:
+            continue
+        before = {round(abs(n), 12) for _, r in steps[:index] for n in numbers_in(r)}
+        taken = mine & before & {round(abs(v), 12) for v in argument_numbers(inputs)}
+        if len(taken) == 1:
+            return [_plain(n) for n in taken], result
     return [], ""
 
 

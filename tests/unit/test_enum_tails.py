@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 from test_fuzz_grammar import LLAMA, llama_parses
 from test_grammar import Grammar
 
-from agentcore.enum_tails import resolve
+from agentcore.agent import Agent
+from agentcore.enum_tails import meant, resolve
 from agentcore.grammar import schema_to_gbnf
 from agentcore.messages import Message, ModelRequest, ToolCall, ToolSpec
 from agentcore.models.native import native_gbnf, parse_native
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
 from agentcore.turns import parse_turn, turn_schema
 
 UNITS = ["km", "m", "cm", "mm", "mi", "ft", "in", "l", "ml", "gal", "g", "kg", "C", "F", "K"]
@@ -95,3 +100,52 @@ def test_the_grammars_parse_in_llama_cpp() -> None:
     schema = turn_schema(REQUEST)
     assert schema is not None
     assert llama_parses(schema_to_gbnf(schema)) and llama_parses(native_gbnf(REQUEST))
+
+
+# --- a value the model closed itself, read from the task's word (`meant`) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("task", "written", "runs"),
+    [
+        ("A runner covers 5 miles each day. How many km is that?", "m", "mi"),  # "many" is a function word
+        ("Convert 2 gallons to liters.", "g", "gal"),
+        ("Convert 8 meters to km.", "m", "m"),  # the word names the value written
+        ("Convert 8 meters to miles.", "m", "m"),  # "meters" and "miles" disagree
+        ("Convert 5 m to miles.", "m", "m"),  # the task writes the value itself
+        ("Convert 5 feet to cm.", "F", "F"),  # "feet" starts with no longer value
+        ("Convert 2 kilograms to pounds.", "km", "km"),  # no word starts with it: the model's to answer for
+    ],
+)
+def test_a_value_that_only_starts_the_tasks_word_runs_as_that_word(task: str, written: str, runs: str) -> None:
+    arguments = {"value": 5, "from_unit": written, "to_unit": "km"}
+    assert meant(arguments, CONVERT.parameters, task)["from_unit"] == runs
+
+
+def test_meant_returns_the_same_dict_when_nothing_changes() -> None:
+    arguments = {"value": 5, "from_unit": "mi", "to_unit": "km"}
+    assert meant(arguments, CONVERT.parameters, "Convert 5 miles to km.") is arguments
+    assert meant({"value": 5}, {"type": "object"}, "5 miles") == {"value": 5}
+
+
+Unit = Literal["km", "m", "mi", "l", "gal", "g"]
+
+
+@tool
+def convert(value: float, from_unit: Unit, to_unit: Unit) -> str:
+    """Convert a value between units.
+
+    Args:
+        value: The number.
+        from_unit: Unit of the value.
+        to_unit: Unit to convert to.
+    """
+    return "8.05" if from_unit == "mi" else "0.005"
+
+
+async def test_the_loop_runs_the_call_with_the_value_the_task_names() -> None:
+    model = ScriptedModel([call("convert", value=5, from_unit="m", to_unit="km"), "8.05"])
+    result = await Agent(model, tools=[convert]).run("A runner covers 5 miles. How many km is that?")
+    assert [step.call.arguments["from_unit"] for step in result.steps if step.call] == ["mi"]
+    assert result.output == "8.05"
+    assert len(model.requests) == 2  # no turn held back

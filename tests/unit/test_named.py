@@ -8,7 +8,7 @@ from typing import Literal
 
 from agentcore import Agent
 from agentcore.messages import ToolCall
-from agentcore.named import known_value, lookups, named_runs
+from agentcore.named import in_task, known_value, lookups, named_runs
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import make_tool
 
@@ -125,3 +125,20 @@ async def test_identifiers_and_function_forms_name_values_too() -> None:
     model = ScriptedModel([call("calculator", expression="price(laptop) - price(pen)"), *["897.8"] * 4])
     result = await Agent(model, tools=[LOOKUP, CALC]).run("How much more is a laptop than a pen?")
     assert [s.call for s in result.steps if s.call][-1] == ToolCall("calculator", {"expression": "899 - 1.2"})
+
+
+def test_in_task_reads_what_a_bare_name_is_of() -> None:
+    assert in_task("price", "What is the price of a laptop minus 29?") == ["price of laptop minus"]
+    assert in_task("price", "A case costs a quarter of the laptop's price.") == ["the laptop price"]
+    assert in_task("price", "Look up the price of a desk lamp, multiply it by 3") == ["price of desk lamp"]
+    assert in_task("price", "What does it cost?") == [] and in_task("12", "price of 12") == []
+
+
+async def test_a_bare_name_resolves_through_the_tasks_phrase_and_stays_an_error_without_one() -> None:
+    model = ScriptedModel([call("calculator", expression="price - 29"), "870"])
+    result = await Agent(model, tools=[LOOKUP, CALC]).run("What is the price of a laptop minus 29?")
+    assert [s.call for s in result.steps if s.call][-1] == ToolCall("calculator", {"expression": "899 - 29"})
+    model = ScriptedModel([call("calculator", expression="price - 29"), "no"])
+    result = await Agent(model, tools=[LOOKUP, CALC]).run("What is it minus 29?")
+    steps = [s for s in result.steps if s.call]
+    assert steps[-1].tool_error and steps[-1].call == ToolCall("calculator", {"expression": "price - 29"})

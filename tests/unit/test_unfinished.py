@@ -16,6 +16,7 @@ from agentcore.unfinished import (
     open_results,
     premature,
     stale_inputs,
+    superseded,
     unsourced,
     unused_numbers,
     with_result,
@@ -36,6 +37,12 @@ def calculator(expression: str) -> str:
         return str(sum(float(part) for part in expression.split("+")))
     left, _, right = expression.partition("*")
     return str(int(left) * int(right))
+
+
+@tool
+def word_count(text: str) -> str:
+    """Count the words in a text."""
+    return str(len(text.split()))
 
 
 @pytest.mark.parametrize(
@@ -188,6 +195,43 @@ def test_stale_inputs(
     assert stale_inputs(arguments, earlier, tool) == stale
 
 
+@pytest.mark.parametrize(
+    ("arguments", "stale"),
+    [
+        ({"expression": "5 + 1"}, (["5"], "10")),  # 5 again after "5 * 2" = 10 took it
+        ({"expression": "10 + 1"}, ([], "")),  # the open result
+        ({"expression": "5 * 2 + 1"}, (["5"], "10")),
+        ({"expression": "7 + 1"}, ([], "")),  # a number of the task only
+    ],
+)
+def test_superseded(arguments: dict[str, object], stale: tuple[list[str], str]) -> None:
+    earlier = [("word_count", {"text": "a b c d e"}, "5"), ("calculator", {"expression": "5 * 2"}, "10")]
+    assert superseded(arguments, earlier) == stale
+
+
+def test_a_result_used_beside_a_newer_one_or_twice_in_one_expression_is_not_superseded() -> None:
+    earlier = [("lookup", {"key": "keyboard"}, "45.9"), ("calculator", {"expression": "45.9 * 0.1"}, "4.59")]
+    assert superseded({"expression": "45.9 + 4.59"}, earlier) == ([], "")
+    assert superseded({"expression": "45.9 * 45.9"}, earlier[:1]) == ([], "")
+
+
+async def test_a_call_that_takes_a_used_result_where_the_newer_belongs_runs_with_the_newer() -> None:
+    model = ScriptedModel(
+        [
+            call("word_count", text="practice makes perfect every day"),
+            call("calculator", expression="5 * 2"),
+            call("calculator", expression="5 + 1"),  # held back: 10 + 1 written out
+            call("calculator", expression="5 + 1"),  # again: the written-out call runs
+            "11",
+        ]
+    )
+    task = "Count the words in 'practice makes perfect every day', double the count, and add 1."
+    result = await Agent(model, tools=[word_count, calculator]).run(task)
+    assert model.requests[3].messages[-1].content.startswith("Not run: 5 was the input of an earlier step")
+    ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
+    assert ran[-1] == {"expression": "10 + 1"} and result.output == "11"
+
+
 @tool
 def feet_to_cm(feet: float) -> str:
     """Convert feet to centimeters."""
@@ -312,6 +356,10 @@ async def test_without_named_items_the_unfinished_check_fires_once() -> None:
         ("What is pi squared?", "9.87", [({"expression": "pi ** 2"}, "9.8696")], []),  # one number is no input set
         # the task's number beside one from nowhere is not made up: "3 * 4 * 1000" ml may be a unit's constant
         ("How many ml do 4 jugs of 3 liters hold?", "12000", [({"expression": "3 * 4 * 1000"}, "12000")], []),
+        # two numbers from nowhere beside the task's own: the backpack's price was never looked up
+        ("A backpack's price among 3?", "11.25", [({"expression": "3 * 1.5 * 2.5"}, "11.25")], ["3", "1.5", "2.5"]),
+        # a percentage of the task as its fraction is the task's number
+        ("What is 80 after a 20% increase and 5% tax?", "100.8", [({"expression": "80 * 1.2 * 1.05"}, "100.8")], []),
     ],
 )
 def test_made_up(task: str, answer: str, steps: list[tuple[dict[str, object], str]], inputs: list[str]) -> None:

@@ -1,0 +1,81 @@
+"""A portion the task names ("half of it") added to a result as its bare fraction runs as that portion of the
+result (`agentcore.portions`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.events import Event, Notice
+from agentcore.portions import named_portions, of_results
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+
+@pytest.mark.parametrize(
+    ("task", "portions"),
+    [
+        ("What is that price plus half of it?", [0.5]),
+        ("add a tenth of that price to it", [0.1]),
+        ("a case that costs a quarter of the tablet's price", [0.25]),
+        ("add 15% of that price", [0.15]),
+        ("add 12.5 percent of the total", [0.125]),
+        ("Add 11 to the price of a usb cable.", []),
+        ("the second half", []),  # no "of": not a portion of something
+    ],
+)
+def test_named_portions(task: str, portions: list[float]) -> None:
+    assert named_portions(task) == pytest.approx(portions)
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "results", "runs"),
+    [
+        ("85 + 0.5", "What is that price plus half of it?", ["85"], "85 + 85 * 0.5"),
+        ("45.9 + 0.10", "Add a tenth of that price to it.", ["45.9"], "45.9 + 45.9 * 0.10"),
+        ("329 - 0.33", "The price less a third of it.", ["329"], "329 - 329 * 0.33"),
+        ("85 + 0.5", "What is that price plus half of it?", ["84"], "85 + 0.5"),  # 85 no tool returned
+        ("2.7 - 0.5", "In kg, minus 0.5 kg, and half of it.", ["2.7"], "2.7 - 0.5"),  # the task writes 0.5
+        ("85 * 0.5", "What is half of it?", ["85"], "85 * 0.5"),  # already a portion
+        ("85 + 0.2", "What is that price plus half of it?", ["85"], "85 + 0.2"),  # not the portion named
+    ],
+)
+def test_of_results(expression: str, task: str, results: list[str], runs: str) -> None:
+    assert of_results({"expression": expression}, task, results) == {"expression": runs}
+
+
+def test_of_results_returns_the_same_dict_when_nothing_changes() -> None:
+    arguments = {"expression": "85 + 10"}
+    assert of_results(arguments, "plus half of it", ["85"]) is arguments
+    assert of_results(arguments, "plus 10", ["85"]) is arguments
+
+
+@tool
+def price(item: str) -> str:
+    """The price of an item.
+
+    Args:
+        item: The item.
+    """
+    return "85"
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Evaluate an arithmetic expression.
+
+    Args:
+        expression: The expression.
+    """
+    return {"85 + 85 * 0.5": "127.5", "85 + 0.5": "85.5"}[expression]
+
+
+async def test_the_loop_runs_the_portion_of_the_result() -> None:
+    script = [call("price", item="chair"), call("calculator", expression="85 + 0.5"), "127.5"]
+    model, events = ScriptedModel(script), list[Event]()
+    result = await Agent(model, tools=[price, calculator]).run(
+        "Get the price of a chair. What is it plus half of it?", on_event=events.append
+    )
+    assert [step.result for step in result.steps if step.call] == ["85", "127.5"]
+    assert result.output == "127.5"
+    assert any(isinstance(e, Notice) and "form its docs and the task give" in e.message for e in events)
