@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
+from agentcore.asked_units import asked_unit
 from agentcore.formats import from_examples
 from agentcore.grounding import (
     listed_together,
@@ -87,6 +88,30 @@ def uncombined_check(run: Run, answer: str) -> bool:
     return bool(uncombined)
 
 
+def unit_check(run: Run, answer: str) -> bool:
+    """Once: the answer repeats the last result, of a tool whose docs count in one unit of time, while the task
+    asks for another ("how many weeks" answered with date_diff's days; agentcore.asked_units)."""
+    done = good_steps(run)
+    if run.unit_checked or run.final_only or not done or not run.deps.settings.check_unfinished:
+        return False
+    last, result = done[-1].call, done[-1].result or ""
+    spec = next((spec for spec in run.specs if last is not None and spec.name == last.name), None)
+    if spec is None or not repeats_result(run.ctx.task, answer, result):
+        return False
+    units = asked_unit(run.ctx.task, _docs(spec))
+    if units is None:
+        return False
+    run.unit_checked, run.forced = True, frozenset(s.name for s in run.specs)
+    run.notice("final answer is in the unit its tool counts in, not the one the task asks for", units=units)
+    run.messages.append(prompting.unit_notice(run.ctx.task, result, spec.name, *units))
+    return True
+
+
+def _docs(spec: ToolSpec) -> str:
+    properties = spec.parameters.get("properties") or {}
+    return " ".join([spec.description, *(str(p.get("description", "")) for p in properties.values())])
+
+
 def made_up_check(run: Run, answer: str) -> bool:
     """The answer is a tool's result on numbers from nowhere ("100 + 200" for two prices): another tool must get
     real values first."""
@@ -136,6 +161,7 @@ def memory_answer_check(run: Run, answer: str) -> bool:
 ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     missing_tool_check,
     unfinished_check,
+    unit_check,
     uncombined_check,
     made_up_check,
     wrong_row_check,

@@ -22,6 +22,7 @@ NoticeKind = Literal[
     "doubled",
     "unsupplied",
     "wrong_row",
+    "unit",
 ]
 
 

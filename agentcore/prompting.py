@@ -403,8 +403,8 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unsupplied", "wrong_row"):
-        return _unsupplied_text(part) if part.notice == "unsupplied" else _wrong_row_text(part)
+    if part.notice in ("unsupplied", "wrong_row", "unit"):
+        return {"unsupplied": _unsupplied_text, "wrong_row": _wrong_row_text, "unit": _unit_text}[part.notice](part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
         return _check_notice_text(part)
     if part.notice == "review":
@@ -452,6 +452,19 @@ def _wrong_row_text(part: NoticePart) -> str:
     return (
         f"Not done yet: {clip(part.result, 120)} is taken from a line the task does not ask about. The line it"
         f" asks about is: {clip(part.message, 200)}\nTask: {part.task}\nReply with the final_answer from that line."
+    )
+
+
+def unit_notice(task: str, result: str, tool: str, asked: str, counted: str) -> Message:
+    """The answer repeats `tool`'s result, in `counted`, while the task asks for `asked` (agentcore.asked_units)."""
+    return render(NoticePart("unit", task, result=result, what=tool, names=(asked, counted)))
+
+
+def _unit_text(part: NoticePart) -> str:
+    asked, counted = part.names
+    return (
+        f"Not done yet: {clip(part.result)} is in {counted} ({part.what} counts {counted}), but the task asks for"
+        f" {asked}.\nTask: {part.task}\nConvert {clip(part.result)} {counted} to {asked} with a tool, then answer."
     )
 
 

@@ -1,0 +1,74 @@
+"""An answer in the unit of time its tool counts in, where the task asks for another, goes back once
+(`agentcore.asked_units`, `loop_checks.unit_check`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.asked_units import asked_unit
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+DAYS = "Count the days between two dates. Second date, as YYYY-MM-DD."  # "Second": an ordinal, no unit
+
+
+@pytest.mark.parametrize(
+    ("task", "docs", "units"),
+    [
+        ("How many weeks are there between 2024-05-01 and 2024-08-28?", DAYS, ("weeks", "days")),
+        ("What is the time from 2024-03-01 to 2024-03-04 in hours?", DAYS, ("hours", "days")),
+        ("How many days are in one week?", DAYS, None),  # the unit the tool counts in
+        ("How many days between 2024-05-01 and 2024-08-28?", DAYS, None),
+        ("How many weeks are there?", "Convert a value between units.", None),  # the docs fix no unit
+        ("How many weeks, and how many months, is that?", DAYS, None),  # two asked: not one to convert to
+        ("How many weeks?", "Count the weeks or the days.", None),  # the tool names the asked unit
+    ],
+)
+def test_asked_unit(task: str, docs: str, units: tuple[str, str] | None) -> None:
+    assert asked_unit(task, docs) == units
+
+
+@tool
+def date_diff(start: str, end: str) -> str:
+    """Count the days between two dates.
+
+    Args:
+        start: First date, as YYYY-MM-DD.
+        end: Second date, as YYYY-MM-DD.
+    """
+    return "119"
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Evaluate an arithmetic expression.
+
+    Args:
+        expression: The expression.
+    """
+    return "17"
+
+
+async def test_an_answer_in_the_tools_unit_goes_back_once_naming_both_units() -> None:
+    script = [
+        call("date_diff", start="2024-05-01", end="2024-08-28"),
+        "119",
+        call("calculator", expression="119 / 7"),
+        "17",
+    ]
+    model = ScriptedModel(script)
+    task = "How many weeks are there between 2024-05-01 and 2024-08-28?"
+    result = await Agent(model, tools=[date_diff, calculator]).run(task)
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith("Not done yet: 119 is in days (date_diff counts days), but the task asks for weeks.")
+    assert {t.name for t in model.requests[2].tools} == {"date_diff", "calculator"} and not model.requests[
+        2
+    ].allow_final
+    assert result.output == "17" and len(model.requests) == 4
+
+
+async def test_an_answer_in_the_asked_unit_is_accepted() -> None:
+    model = ScriptedModel([call("date_diff", start="2024-05-01", end="2024-08-28"), "119"])
+    result = await Agent(model, tools=[date_diff, calculator]).run("How many days from 2024-05-01 to 2024-08-28?")
+    assert result.output == "119" and len(model.requests) == 2
