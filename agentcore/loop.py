@@ -23,6 +23,7 @@ from agentcore.loop_checks import (
     placeholder_call,
     stale_again,
     stale_call,
+    unfitting_call,
     unsourced_numbers,
     unsupplied_call,
 )
@@ -74,7 +75,7 @@ class ToolTurn:
         signature = call.signature()
         if signature in run.seen_calls:
             return repeated(run, call, signature)
-        if stale_call(run, call) or doubled_call(run, call) or unsupplied_call(run, call):
+        if stale_call(run, call) or doubled_call(run, call) or unsupplied_call(run, call) or unfitting_call(run, call):
             return ModelTurn()
         decision = await run.deps.chain.before_tool(run.ctx, call)
         if isinstance(decision, Veto):

@@ -32,7 +32,7 @@ from agentcore.portions import of_results
 from agentcore.rates import as_fractions
 from agentcore.result import Step
 from agentcore.rows import wrong_row
-from agentcore.tool_fit import fitting_tools
+from agentcore.tool_fit import fitting_tools, unrelated
 from agentcore.unfinished import (
     doubled,
     guessed,
@@ -406,6 +406,26 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     if others:  # told of the tool, the model wrote `list_servers(type=all)` as its answer: the next turn calls one
         run.forced = frozenset(others)
     run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again, misfits=wrong, others=others))
+    return True
+
+
+def unfitting_call(run: Run, call: ToolCall) -> bool:
+    """Once, before any tool result: hold back a call of a tool that may have side effects when no offered tool's
+    name or docs share a content word with the task (agentcore.tool_fit) and the task, of two or more content
+    words, brings no number or quoted text for a tool to work on. The notice says so; a call made again runs.
+    Read-only tools are not held: running one costs nothing and its result or error shows whether it fit."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if spec is None or spec.read_only or run.fit_checked or not run.deps.settings.check_sources or good_steps(run):
+        return False
+    run.fit_checked = True
+    offered = [s for s in run.specs if s.name in run.offered]
+    if not unrelated(run.ctx.task, offered):
+        return False
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: nothing in the task is about what {call.name} does", True
+    run.notice("tool call shares no word with the task, nor does any offered tool; not run", call=call.signature())
+    what = f"nothing in the task is about what {call.name} does ({prompting.clip(spec.description, 100)})"
+    run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, [], False, misfits=[what]))
     return True
 
 

@@ -76,6 +76,7 @@ class Run:
     combine_checked: bool = False
     placeholder_checked: bool = False
     row_checked: bool = False
+    fit_checked: bool = False  # the first call of a tool with side effects was judged against the task's words
     unit_checked: bool = False  # an answer in its tool's unit of time went back once for the task's unit
     memory_checked: bool = False  # a first answer from memory went back once for the tool the task describes
     unsupplied_held: int = 0  # calls held back for required values no one gave; at 2 the run may only answer

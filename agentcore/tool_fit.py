@@ -6,6 +6,13 @@ words with the task ("biography", "contributions") is what the task asks for. On
 answers where such a tool was offered were wrong 13 times where a call was right and right once where no
 tool fits; on the 48 tasks no direct question shares two words with a tool. One shared word is not enough:
 "At sea level, at what temperature does water boil?" shares "temperature" with unit_convert.
+
+The other way round, no shared word at all (`unrelated`) marks a task no tool is for: over BFCL's data, a task
+with no number or quoted text that shares no word with any offered tool is 37% of irrelevance and 22% of
+live_irrelevance entries (88 of 240, 197 of 884; four-letter stems), against 3 of 400 simple_python, 1 of 200
+multiple, 5 of 258 live_simple and 17 of 1,053 live_multiple entries. Generic tools (a calculator, a table
+lookup) share few words with the tasks they serve, so only the first call of a tool that may have side effects is
+held back on it (`loop_checks.unfitting_call`).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from agentcore.messages import ToolSpec
 LEAST_SHARED = 2
 _WORD = re.compile(r"[a-z]+")
 _STEM = 5  # words match on their first five letters: "contributions" and "contribution", "biography"
+_LOOSE = 4  # for `unrelated`, four: "cost" and "costs" are one word, and a tool is held back only on no match
 
 
 def _words(text: str) -> set[str]:
@@ -47,3 +55,15 @@ def fitting_tools(task: str, specs: Sequence[ToolSpec]) -> list[str]:
     "a list of all the PostgreSQL servers" shares more words with `add_postgres_server` than with
     `list_servers`."""
     return [spec.name for spec in specs if len(shared_words(task, spec)) >= LEAST_SHARED]
+
+
+_GIVEN = re.compile(r"\d|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")  # a number, or text in quotes, for a tool to work on
+
+
+def unrelated(task: str, specs: Sequence[ToolSpec]) -> bool:
+    """Whether no tool of `specs` shares a content word with the task, while the task has two or more content
+    words and no number or quoted text ("What color is a clear daytime sky?" offered `lookup`)."""
+    if len(_words(task)) < LEAST_SHARED or _GIVEN.search(task):
+        return False
+    stems = {word[:_LOOSE] for word in _words(task)}
+    return not any(stems & {word[:_LOOSE] for word in _words(_docs(spec))} for spec in specs)

@@ -199,7 +199,7 @@ def test_trimming_ignores_messages_that_are_not_observations() -> None:
 # -- as policies in a run ----------------------------------------------------------------------------------
 
 
-@tool
+@tool(read_only=True)
 def lookup(q: str) -> str:
     """Look something up. This tool allows you to query the index. Example: lookup(q="cats")."""
     return f"facts about {q}: " + "detail " * 60

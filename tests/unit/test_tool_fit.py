@@ -1,12 +1,16 @@
 """A first answer from memory goes back once when an offered tool's docs share two or more content words with the
-task (`agentcore.tool_fit`, `loop_checks.memory_answer_check`)."""
+task (`agentcore.tool_fit`, `loop_checks.memory_answer_check`); a first call of a tool with side effects is held
+back once when no offered tool shares a word with the task (`tool_fit.unrelated`, `loop_checks.unfitting_call`)."""
 
 from __future__ import annotations
 
+import pytest
+
 from agentcore.agent import Agent
+from agentcore.events import Event, Notice
 from agentcore.messages import ToolSpec
 from agentcore.testing import ScriptedModel, call
-from agentcore.tool_fit import fitting_tools, shared_words
+from agentcore.tool_fit import fitting_tools, shared_words, unrelated
 from agentcore.tools.function import tool
 
 PAPAL = ToolSpec(
@@ -64,3 +68,66 @@ async def test_an_answer_from_memory_goes_back_for_the_tool_the_task_describes()
 async def test_an_answer_to_a_question_the_tools_do_not_describe_stands() -> None:
     plain = ScriptedModel(["I am a helpful assistant."])
     assert (await Agent(plain, tools=[papal_biography]).run("Who are you?")).output == "I am a helpful assistant."
+
+
+@pytest.mark.parametrize(
+    ("task", "unrelated_"),
+    [
+        ("What color is a clear daytime sky?", True),
+        ("Tell me a joke about cats", True),
+        ("What is the weather like in Paris?", False),  # "weather"
+        ("What will the weathers be?", False),  # four-letter stems: "weathers" and "weather"
+        ("What is the capital of France?", True),
+        ("How far is 12 km in miles?", False),  # a number for a tool to work on
+        ("Reverse 'hello world'", False),  # quoted text
+        ("Hello", False),  # one content word: too little to judge
+    ],
+)
+def test_unrelated(task: str, unrelated_: bool) -> None:
+    assert unrelated(task, [WEATHER]) is unrelated_
+
+
+@tool
+def get_weather(location: str) -> str:
+    """The current weather.
+
+    Args:
+        location: The city.
+    """
+    return f"sunny in {location}"
+
+
+@tool(read_only=True)
+def weather_now(location: str) -> str:
+    """The current weather.
+
+    Args:
+        location: The city.
+    """
+    return f"sunny in {location}"
+
+
+async def test_a_call_no_word_of_the_task_is_about_is_held_back_once_and_runs_when_made_again() -> None:
+    model = ScriptedModel([call("get_weather", location="Paris"), call("get_weather", location="Paris"), "Sunny."])
+    events: list[Event] = []
+    result = await Agent(model, tools=[get_weather]).run("What color is a clear daytime sky?", on_event=events.append)
+    notice = model.requests[1].messages[-1].content
+    assert notice.startswith("Not run: nothing in the task is about what get_weather does (The current weather.)")
+    assert "If no tool does what the task asks, do not call one" in notice
+    assert [s.result for s in result.steps if s.call and not s.tool_error] == ["sunny in Paris"]  # made again: runs
+    assert any(isinstance(e, Notice) and e.message.startswith("tool call shares no word") for e in events)
+
+
+async def test_the_model_told_no_tool_fits_answers() -> None:
+    model = ScriptedModel([call("get_weather", location="Paris"), "Blue."])
+    result = await Agent(model, tools=[get_weather]).run("What color is a clear daytime sky?")
+    assert result.output == "Blue." and not [s for s in result.steps if s.call and not s.tool_error]
+
+
+async def test_read_only_tools_and_tasks_that_name_the_tool_run_at_once() -> None:
+    model = ScriptedModel([call("weather_now", location="Paris"), "Sunny."])
+    await Agent(model, tools=[weather_now]).run("What color is a clear daytime sky?")
+    assert len(model.requests) == 2  # read-only: its result shows whether it fit
+    model = ScriptedModel([call("get_weather", location="Paris"), "Sunny."])
+    await Agent(model, tools=[get_weather]).run("What is the weather in Paris?")
+    assert len(model.requests) == 2

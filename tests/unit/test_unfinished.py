@@ -24,13 +24,13 @@ from agentcore.unfinished import (
 )
 
 
-@tool
+@tool(read_only=True)
 def lookup(key: str) -> str:
     """Price of a product."""
     return {"laptop": "899", "chair": "45"}[key]
 
 
-@tool
+@tool(read_only=True)
 def calculator(expression: str) -> str:
     """Evaluate arithmetic."""
     if "+" in expression:
