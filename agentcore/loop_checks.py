@@ -32,7 +32,7 @@ from agentcore.portions import of_results
 from agentcore.rates import as_fractions
 from agentcore.result import Step
 from agentcore.rows import wrong_row
-from agentcore.tool_fit import fitting_tools, unrelated
+from agentcore.tool_fit import fitting_tools, tool_docs, unrelated
 from agentcore.unfinished import (
     doubled,
     guessed,
@@ -98,18 +98,13 @@ def unit_check(run: Run, answer: str) -> bool:
     spec = next((spec for spec in run.specs if last is not None and spec.name == last.name), None)
     if spec is None or not repeats_result(run.ctx.task, answer, result):
         return False
-    units = asked_unit(run.ctx.task, _docs(spec))
+    units = asked_unit(run.ctx.task, tool_docs(spec))
     if units is None:
         return False
     run.unit_checked, run.forced = True, frozenset(s.name for s in run.specs)
     run.notice("final answer is in the unit its tool counts in, not the one the task asks for", units=units)
     run.messages.append(prompting.unit_notice(run.ctx.task, result, spec.name, *units))
     return True
-
-
-def _docs(spec: ToolSpec) -> str:
-    properties = spec.parameters.get("properties") or {}
-    return " ".join([spec.description, *(str(p.get("description", "")) for p in properties.values())])
 
 
 def made_up_check(run: Run, answer: str) -> bool:

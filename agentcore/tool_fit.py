@@ -35,7 +35,7 @@ def _words(text: str) -> set[str]:
     return {word for word in _WORD.findall(text) if len(word) >= 3 and word not in FUNCTION_WORDS}
 
 
-def _docs(spec: ToolSpec) -> str:
+def tool_docs(spec: ToolSpec) -> str:
     """A tool's name, description and each parameter's name and description (not the schema's own keys)."""
     properties: dict[str, Any] = spec.parameters.get("properties") or {}
     params = [
@@ -46,7 +46,7 @@ def _docs(spec: ToolSpec) -> str:
 
 def shared_words(task: str, spec: ToolSpec) -> list[str]:
     """The task's content words that the tool's name or docs also use (by their first five letters)."""
-    stems = {word[:_STEM] for word in _words(_docs(spec))}
+    stems = {word[:_STEM] for word in _words(tool_docs(spec))}
     return sorted(word for word in _words(task) if word[:_STEM] in stems)
 
 
@@ -66,4 +66,4 @@ def unrelated(task: str, specs: Sequence[ToolSpec]) -> bool:
     if len(_words(task)) < LEAST_SHARED or _GIVEN.search(task):
         return False
     stems = {word[:_LOOSE] for word in _words(task)}
-    return not any(stems & {word[:_LOOSE] for word in _words(_docs(spec))} for spec in specs)
+    return not any(stems & {word[:_LOOSE] for word in _words(tool_docs(spec))} for spec in specs)
