@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit
+from agentcore.comparisons import as_difference
 from agentcore.formats import from_examples
 from agentcore.grounding import (
     listed_together,
@@ -507,12 +508,14 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     "New York, NY"; agentcore.formats), and an enum value that only starts the task's word goes as the value
     that word names (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task
     names added as its bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as
-    "85 + 85 * 0.5"; agentcore.portions)."""
+    "85 + 85 * 0.5"; agentcore.portions), and two results added where the task asks how much one exceeds the
+    other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
     arguments = as_fractions(call.arguments, spec.parameters, run.ctx.task)
-    arguments = of_results(arguments, run.ctx.task, [step.result or "" for step in good_steps(run)])
+    results = [step.result or "" for step in good_steps(run)]
+    arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
     if arguments is call.arguments:
         return call

@@ -253,3 +253,39 @@ async def test_an_answer_from_memory_goes_back_for_the_tool_the_task_describes(q
     assert notices, "the model called a tool at once: this test no longer exercises the check"
     ran = [step.call.name for step in result.steps if step.call and not step.tool_error]
     assert ran and ran[0] == "religious_history.get_papal_biography"
+
+
+def convert_currency(amount: float, from_currency: str, to_currency: str) -> str:
+    """Converts a given amount of money from one currency to another.
+
+    Args:
+        amount: The amount of money to convert
+        from_currency: The current currency of the money
+        to_currency: The desired currency of the money
+    """
+    return f"{amount} {from_currency} in {to_currency}"
+
+
+def item_value(name: str) -> str:
+    """Value of an item in dollars.
+
+    Args:
+        name: The item.
+    """
+    return {"office desk": "310"}.get(name.lower().strip(), "unknown item")
+
+
+async def test_a_call_no_word_of_the_task_is_about_is_held_back_and_a_needed_one_runs_when_made_again(
+    qwen: LlamaCppModel,
+) -> None:
+    """BFCL irrelevance_216: offered only `convert_currency` and asked for the closest Italian restaurant, this
+    model called `convert_currency(amount=100, from_currency="€", to_currency="it")`. No word of the task is
+    about the tool: held back once, and the model answers with no call run. A tool the task needs but shares no
+    word with (`item_value` for "what does the office desk cost") is held back too, and runs when called again."""
+    agent: Agent[None, str] = Agent(qwen, tools=[convert_currency])
+    lost = await agent.run("Where is the closest Italian restaurant?")
+    assert lost.status == "completed" and lost.output
+    assert not [step for step in lost.steps if step.call is not None and not step.tool_error]
+    needed = await Agent(qwen, tools=[item_value]).run("What does the office desk cost?")
+    ran = [step.result for step in needed.steps if step.call is not None and not step.tool_error]
+    assert ran == ["310"] and "310" in str(needed.output)

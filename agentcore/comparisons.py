@@ -1,0 +1,46 @@
+"""A comparison added up: "How much more does a laptop cost than a tablet?" called as `calculator("899 + 329")`.
+
+A question of how much more, less or cheaper one thing is than another asks for a difference, never a sum, yet
+the 0.5B model, with both prices looked up, adds them (compose m15). Where the task asks such a question ("how
+much" or "how many", a comparative, then "than") and an expression only adds two numbers that tools returned, the
+expression runs as the larger minus the smaller ("899 - 329"): the amount by which one exceeds the other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agentcore.unfinished import numbers_in
+
+# "how much more ... than", "how much cheaper is ... than", "by how much does ... cost more than": one sentence.
+_COMPARISON = re.compile(r"\bhow (?:much|many)\b[^?.!]*\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bthan\b", re.I)
+_NUM = r"\d+(?:\.\d+)?"
+_SUM = re.compile(rf"\s*({_NUM})\s*\+\s*({_NUM})\s*")
+
+
+def asks_difference(task: str) -> bool:
+    """Whether the task asks how much one thing exceeds another."""
+    return _COMPARISON.search(task) is not None
+
+
+def as_difference(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with an expression that only adds two different numbers tools returned written as the larger
+    minus the smaller, when the task asks a comparison. The same dict when nothing changes."""
+    if not asks_difference(task):
+        return arguments
+    returned = {round(n, 9) for result in results for n in numbers_in(result)}
+    fixed = {key: _difference(value, returned) for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+def _difference(value: Any, returned: set[float]) -> Any:
+    match = _SUM.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return value
+    first, second = match.groups()
+    if float(first) == float(second) or not {round(float(first), 9), round(float(second), 9)} <= returned:
+        return value
+    high, low = (first, second) if float(first) > float(second) else (second, first)
+    return f"{high} - {low}"

@@ -1,0 +1,75 @@
+"""Two results added where the task asks how much one exceeds the other run as their difference
+(`agentcore.comparisons`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.comparisons import as_difference, asks_difference
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+
+@pytest.mark.parametrize(
+    ("task", "asks"),
+    [
+        ("How much more does a laptop cost than a tablet?", True),
+        ("How much cheaper is a mouse than a keyboard?", True),
+        ("By how much does a desk cost more than a backpack?", True),
+        ("How many more pens than pencils are there?", True),
+        ("What do 2 chairs and 1 desk cost together?", False),
+        ("Is a laptop more expensive than a tablet?", False),  # yes or no, not an amount
+        ("How much is a laptop? Name one cheaper than it.", False),  # not one sentence
+    ],
+)
+def test_asks_difference(task: str, asks: bool) -> None:
+    assert asks_difference(task) is asks
+
+
+@pytest.mark.parametrize(
+    ("expression", "results", "runs"),
+    [
+        ("899 + 329", ["899", "329"], "899 - 329"),
+        ("329 + 899", ["899", "329"], "899 - 329"),  # the larger first: by how much one exceeds the other
+        ("899 + 100", ["899", "329"], "899 + 100"),  # 100 no tool returned
+        ("899 + 899", ["899"], "899 + 899"),
+        ("899 - 329", ["899", "329"], "899 - 329"),
+        ("899 + 329 + 1", ["899", "329"], "899 + 329 + 1"),  # not only the two results
+    ],
+)
+def test_as_difference(expression: str, results: list[str], runs: str) -> None:
+    task = "How much more does a laptop cost than a tablet?"
+    assert as_difference({"expression": expression}, task, results) == {"expression": runs}
+
+
+def test_a_sum_the_task_asks_for_stays() -> None:
+    arguments = {"expression": "899 + 329"}
+    assert as_difference(arguments, "What do a laptop and a tablet cost together?", ["899", "329"]) is arguments
+
+
+@tool(read_only=True)
+def price(item: str) -> str:
+    """The price of an item.
+
+    Args:
+        item: The item.
+    """
+    return {"laptop": "899", "tablet": "329"}[item]
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Evaluate an arithmetic expression.
+
+    Args:
+        expression: The expression.
+    """
+    return {"899 - 329": "570", "899 + 329": "1228"}[expression]
+
+
+async def test_the_loop_runs_the_difference() -> None:
+    script = [call("price", item="laptop"), call("price", item="tablet"), call("calculator", expression="899 + 329")]
+    model = ScriptedModel([*script, "570"])
+    result = await Agent(model, tools=[price, calculator]).run("How much more does a laptop cost than a tablet?")
+    assert [s.result for s in result.steps if s.call] == ["899", "329", "570"] and result.output == "570"
