@@ -40,6 +40,7 @@ from agentcore.unfinished import (
     leaves_out,
     made_up,
     made_up_steps,
+    numbers_in,
     open_results,
     premature,
     repeats_result,
@@ -153,6 +154,20 @@ def memory_answer_check(run: Run, answer: str) -> bool:
     return True
 
 
+def held_answer_check(run: Run, answer: str) -> bool:
+    """Once: after a call no word of the task is about was held back (`unfitting_call`), an answer with a number
+    while the task has none came from memory ("The office desk costs $1000." for `item_value`): the held tool
+    may know it, and is required next. An answer in words stands (no tool fits the question)."""
+    tool, run.fit_held = run.fit_held, None
+    if tool is None or good_steps(run) or not numbers_in(answer) or tool not in run.offered:
+        return False
+    run.forced = frozenset({tool})
+    run.notice("final answer with a number no tool returned after a held-back call; that tool is required next",
+               tools=[tool])  # fmt: skip
+    run.messages.append(prompting.missing_tool_notice(run.ctx.task, [tool]))
+    return True
+
+
 # The checks a final answer goes through, in order; the first that sends it back wins.
 ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     missing_tool_check,
@@ -162,6 +177,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     made_up_check,
     wrong_row_check,
     memory_answer_check,
+    held_answer_check,
 )
 
 
@@ -417,6 +433,7 @@ def unfitting_call(run: Run, call: ToolCall) -> bool:
     offered = [s for s in run.specs if s.name in run.offered]
     if not unrelated(run.ctx.task, offered):
         return False
+    run.fit_held = call.name
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: nothing in the task is about what {call.name} does", True
     run.notice("tool call shares no word with the task, nor does any offered tool; not run", call=call.signature())
