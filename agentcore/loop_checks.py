@@ -37,6 +37,7 @@ from agentcore.tool_fit import fitting_tools, tool_docs, unrelated
 from agentcore.unfinished import (
     doubled,
     guessed,
+    leaves,
     leaves_out,
     made_up,
     made_up_steps,
@@ -156,11 +157,17 @@ def memory_answer_check(run: Run, answer: str) -> bool:
 
 def held_answer_check(run: Run, answer: str) -> bool:
     """Once: after a call no word of the task is about was held back (`unfitting_call`), an answer with a number
-    while the task has none came from memory ("The office desk costs $1000." for `item_value`): the held tool
-    may know it, and is required next. An answer in words stands (no tool fits the question)."""
-    tool, run.fit_held = run.fit_held, None
-    if tool is None or good_steps(run) or not numbers_in(answer) or tool not in run.offered:
+    while the task has none came from memory ("The office desk costs $1000." for `item_value(name="office
+    desk")`): when every value of the held call is the task's own, the model meant that tool to tell it, and the
+    tool is required next. An answer in words stands (no tool fits the question), and so does one after a held
+    call with values of the model's own (`get_game_results(date="2023-04-15")` for "Who played for Clippers in
+    NBA": a guess, not a lookup)."""
+    held, run.fit_held = run.fit_held, None
+    if held is None or good_steps(run) or not numbers_in(answer) or held.name not in run.offered:
         return False
+    if not all(isinstance(v, str) and mentions(run.ctx.task, v) for v in leaves(held.arguments)):
+        return False
+    tool = held.name
     run.forced = frozenset({tool})
     run.notice("final answer with a number no tool returned after a held-back call; that tool is required next",
                tools=[tool])  # fmt: skip
@@ -433,7 +440,7 @@ def unfitting_call(run: Run, call: ToolCall) -> bool:
     offered = [s for s in run.specs if s.name in run.offered]
     if not unrelated(run.ctx.task, offered):
         return False
-    run.fit_held = call.name
+    run.fit_held = call
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: nothing in the task is about what {call.name} does", True
     run.notice("tool call shares no word with the task, nor does any offered tool; not run", call=call.signature())

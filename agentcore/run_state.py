@@ -77,7 +77,7 @@ class Run:
     placeholder_checked: bool = False
     row_checked: bool = False
     fit_checked: bool = False  # the first call of a tool with side effects was judged against the task's words
-    fit_held: str | None = None  # the tool of that call, when it was held back: a numeric answer then calls it
+    fit_held: ToolCall | None = None  # that call, when it was held back: a numeric answer may then call it
     unit_checked: bool = False  # an answer in its tool's unit of time went back once for the task's unit
     memory_checked: bool = False  # a first answer from memory went back once for the tool the task describes
     unsupplied_held: int = 0  # calls held back for required values no one gave; at 2 the run may only answer

@@ -134,11 +134,16 @@ async def test_read_only_tools_and_tasks_that_name_the_tool_run_at_once() -> Non
 
 
 async def test_a_number_answered_after_the_hold_back_sends_the_model_to_the_held_tool() -> None:
-    """Held back, the model answered "$1000" from memory for what the tool would tell: the tool is required next."""
-    model = ScriptedModel(
-        [call("get_weather", location="Paris"), "It is 1000 degrees.", call("get_weather", location="Paris"), "Sunny."]
-    )
-    result = await Agent(model, tools=[get_weather]).run("What color is a clear daytime sky?")
+    """Held back on the task's own value, the model answered a number from memory: the tool is required next."""
+    script = [call("get_weather", location="Paris"), "It is 1000 degrees.", call("get_weather", location="Paris")]
+    model = ScriptedModel([*script, "Sunny."])
+    result = await Agent(model, tools=[get_weather]).run("What color is the sky over Paris?")
     assert [t.name for t in model.requests[2].tools] == ["get_weather"] and not model.requests[2].allow_final
     assert [s.result for s in result.steps if s.call and not s.tool_error] == ["sunny in Paris"]
     assert result.output == "Sunny."
+
+
+async def test_a_number_answered_after_a_held_call_with_values_of_its_own_stands() -> None:
+    model = ScriptedModel([call("get_weather", location="Rome"), "It is 1000 degrees."])
+    result = await Agent(model, tools=[get_weather]).run("What color is the sky over Paris?")
+    assert result.output == "It is 1000 degrees." and len(model.requests) == 2
