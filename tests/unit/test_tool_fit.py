@@ -80,6 +80,7 @@ async def test_an_answer_to_a_question_the_tools_do_not_describe_stands() -> Non
         ("What is the capital of France?", True),
         ("How far is 12 km in miles?", False),  # a number for a tool to work on
         ("Reverse 'hello world'", False),  # quoted text
+        ("How much does a gizmo cost? The prices are in prices.txt.", False),  # a file name
         ("Hello", False),  # one content word: too little to judge
     ],
 )
