@@ -1,11 +1,11 @@
-"""How tools are written into the system prompt (agentcore.prompting.tool_signature)."""
+"""How tools are written into the system prompt (agentcore.signatures.tool_signature)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from agentcore.messages import ToolSpec
-from agentcore.prompting import tool_signature
+from agentcore.signatures import tool_signature
 
 
 def spec(**props: dict[str, Any]) -> ToolSpec:
@@ -37,9 +37,9 @@ def test_nested_objects_show_their_keys_and_which_are_optional() -> None:
 
 
 def test_parameter_docs_are_shown_only_where_they_add_to_the_signature(monkeypatch: Any) -> None:
-    from agentcore import prompting
+    from agentcore import signatures
 
-    monkeypatch.setattr(prompting, "PARAM_DOCS", True)
+    monkeypatch.setattr(signatures, "PARAM_DOCS", True)
     weather = ToolSpec(
         "get_weather",
         "Current weather.",
@@ -60,7 +60,7 @@ def test_parameter_docs_are_shown_only_where_they_add_to_the_signature(monkeypat
     assert "How many days" not in line  # a number: the grammar holds it to its type
     assert "weather: The weather" not in line  # restates the names
     assert "unit?: celsius|fahrenheit" in line and "days?: integer" in line
-    monkeypatch.setattr(prompting, "PARAM_DOCS", False)
+    monkeypatch.setattr(signatures, "PARAM_DOCS", False)
     line = tool_signature(weather)  # only a doc that shows a format or an example, and no `?` marks
     assert line.endswith("Args: location: The city and state, e.g. San Francisco, CA.") and "?" not in line
     memo = {"note": {"type": "string", "description": "Any memo."}}
@@ -92,7 +92,7 @@ def test_an_optional_arguments_stated_default_is_shown_whatever_its_type() -> No
 
 
 def test_a_long_doc_keeps_the_sentence_that_states_the_default() -> None:
-    from agentcore.prompting import PARAM_DOC_CHARS, clip_keeping_default
+    from agentcore.signatures import PARAM_DOC_CHARS, clip_keeping_default
 
     doc = "Which sort of art to look for, such as paintings or prints. " * 4 + "Default is 'sculpture'."
     shown = clip_keeping_default(doc)
