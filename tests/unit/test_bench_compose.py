@@ -33,7 +33,9 @@ FRESH5 = load_task_file(TASKS_DIR / "fresh" / "compose5.jsonl")
 FRESH6 = load_task_file(TASKS_DIR / "fresh" / "compose6.jsonl")
 # A seventh, written at the start of the fifteenth stop before any of its mechanisms, for their one measurement.
 FRESH7 = load_task_file(TASKS_DIR / "fresh" / "compose7.jsonl")
-FRESHES = [FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7]
+# An eighth, written at the start of the sixteenth stop before any of its mechanisms, for their one measurement.
+FRESH8 = load_task_file(TASKS_DIR / "fresh" / "compose8.jsonl")
+FRESHES = [FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8]
 
 
 def replay(task: Task) -> list[str]:
@@ -86,7 +88,7 @@ def test_a_trap_offers_exactly_the_tool_that_answers_it(task: Task) -> None:
     assert not checks.passes(task.check, task.task), task.id  # the question does not contain its answer
 
 
-@pytest.mark.parametrize("fresh", FRESHES, ids=["compose2", "compose3", "compose4", "compose5", "compose6", "compose7"])
+@pytest.mark.parametrize("fresh", FRESHES, ids=["compose2", "compose3", "compose4", "compose5", "compose6", "compose7", "compose8"])
 def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     """Every class three times, all test, no id or task text shared with the suite or the other fresh split."""
     assert Counter(t.task_class for t in fresh) == {c: 3 for c in COMPOSE_CLASSES}
