@@ -21,6 +21,7 @@ from agentcore.loop_checks import (
     good_steps,
     in_documented_form,
     placeholder_call,
+    restated_again,
     stale_again,
     stale_call,
     unfitting_call,
@@ -120,6 +121,9 @@ class FinalTurn:
         run.items_probed = run.items_probed or bool(run.probed_items)
         if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
+        restated = restated_again(run, self.content)
+        if restated is not None:
+            return accept(run, restated)
         invented, latest, insisted = unsourced_numbers(run, self.content)
         if invented and insisted:
             # Sent back once already and the model insists on its own number: the tool's result wins.

@@ -36,19 +36,23 @@ from agentcore.rows import wrong_row
 from agentcore.tool_fit import fitting_tools, tool_docs, unrelated
 from agentcore.unfinished import (
     doubled,
+    echoes_task,
     guessed,
     leaves,
     leaves_out,
     made_up,
     made_up_steps,
     numbers_in,
+    numbers_written,
     open_results,
     premature,
     repeats_result,
+    restates_task,
     stale_inputs,
     superseded,
     unsourced,
     with_result,
+    with_tool_value,
 )
 
 if TYPE_CHECKING:
@@ -89,6 +93,63 @@ def uncombined_check(run: Run, answer: str) -> bool:
         run.notice("final answer repeats one of the results still to combine", results=uncombined)
         run.messages.append(prompting.unfinished_notice(run.ctx.task, [], uncombined[-1], (), uncombined))
     return bool(uncombined)
+
+
+def copied_input_check(run: Run, answer: str) -> bool:
+    """Once: the answer is a call's own input ("215 / 4", the expression given to the calculator) while the call
+    returned something else (53.75): the model wrote out what it asked, not what it got."""
+    if run.copied_checked or run.final_only or not run.deps.settings.check_sources:
+        return False
+    said = _bare(answer)
+    for step in reversed(good_steps(run)):
+        result = (step.result or "").strip()
+        given = [v for v in leaves(step.call.arguments if step.call else {}) if isinstance(v, str)]
+        if step.call is None or not said or _bare(result) == said or not any(_bare(v) == said for v in given):
+            continue
+        run.copied_checked = True
+        run.notice("final answer is the input of a call, not its result; sent back", call=step.call.signature())
+        run.messages.append(prompting.copied_notice(run.ctx.task, answer.strip(), step.call.name, result))
+        return True
+    return False
+
+
+def restated_check(run: Run, answer: str) -> bool:
+    """Once: the answer's numbers are all the task's own, none a tool's, while the last result is new ("5.0" for
+    "How many meters are 5 such pipes?" after 13.716): the model restated the question. It goes back with that
+    result named (after `unfinished_check`, which takes the case where the restated number is still to use)."""
+    done = good_steps(run)
+    if run.restated_sent or run.final_only or not done or not run.deps.settings.check_sources:
+        return False
+    if not restates_task(run.ctx.task, answer, [step.result or "" for step in done]):
+        return False
+    run.restated_sent = True
+    latest = (done[-1].result or "").strip()
+    run.notice("final answer restates the task's numbers, not a tool's result; sent back", result=latest)
+    run.messages.append(prompting.copied_notice(run.ctx.task, answer.strip(), "", latest))
+    return True
+
+
+def restated_again(run: Run, answer: str) -> str | None:
+    """The answer with its one number written as the last result, when it restates the task again after the
+    notice ("5.0" twice for five pipes of 2.7432 m, after 13.716): the tool's result wins, as for an unsourced
+    number (`unsourced_numbers`). None when this is not that case, or the answer has several numbers."""
+    done = good_steps(run)
+    if not run.restated_sent or not done:
+        return None
+    if not restates_task(run.ctx.task, answer, [step.result or "" for step in done]):
+        return None
+    latest = (done[-1].result or "").strip()
+    replaced = with_tool_value(answer, numbers_written(answer), latest)
+    if replaced == answer:
+        return None
+    run.notice("final answer restated the task's numbers again; replaced by the last result", result=latest)
+    return replaced
+
+
+def _bare(text: str) -> str:
+    """The text without the quotes, backticks, spaces and closing stop a model wraps around a value. Case stays:
+    "YES" for "Write 'yes' in capitals" is an answer, not the input."""
+    return " ".join(text.strip().strip("`'\".").split())
 
 
 def unit_check(run: Run, answer: str) -> bool:
@@ -178,7 +239,9 @@ def held_answer_check(run: Run, answer: str) -> bool:
 # The checks a final answer goes through, in order; the first that sends it back wins.
 ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     missing_tool_check,
+    copied_input_check,
     unfinished_check,
+    restated_check,
     unit_check,
     uncombined_check,
     made_up_check,
@@ -218,6 +281,10 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     calls = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     calls += [step.call for step in done if step.call]
     used = [call.arguments for call in calls if call.signature() not in skip]
+    echoed = echoes_task(run.ctx.task, answer, used)
+    if echoed:
+        checked.append(result)
+        return echoed, [], result
     if not repeats_result(run.ctx.task, answer, result):
         # An answer with a number no tool returned, while a listed item was never fetched, is a guess at it
         # ("39.95" for a keyboard and a mouse after the mouse alone): name the item rather than the arithmetic.

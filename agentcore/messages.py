@@ -23,6 +23,7 @@ NoticeKind = Literal[
     "unsupplied",
     "wrong_row",
     "unit",
+    "copied",
 ]
 
 

@@ -285,8 +285,9 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unsupplied", "wrong_row", "unit"):
-        return {"unsupplied": _unsupplied_text, "wrong_row": _wrong_row_text, "unit": _unit_text}[part.notice](part)
+    if part.notice in ("unsupplied", "wrong_row", "unit", "copied"):
+        texts = {"unsupplied": _unsupplied_text, "wrong_row": _wrong_row_text, "unit": _unit_text}
+        return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
         return _check_notice_text(part)
     if part.notice == "review":
@@ -347,6 +348,26 @@ def _unit_text(part: NoticePart) -> str:
     return (
         f"Not done yet: {clip(part.result)} is in {counted} ({part.what} counts {counted}), but the task asks for"
         f" {asked}.\nTask: {part.task}\nConvert {clip(part.result)} {counted} to {asked} with a tool, then answer."
+    )
+
+
+def copied_notice(task: str, copied: str, tool: str, result: str) -> Message:
+    """The answer is `copied`, what the model gave `tool` (or, `tool` empty, the task's numbers), not what `tool`
+    returned (`result`)."""
+    return render(NoticePart("copied", task, result=result, what=tool, message=copied))
+
+
+def _copied_text(part: NoticePart) -> str:
+    """`what` empty: the answer restates the task's own numbers, not the input of a call."""
+    if not part.what:
+        return (
+            f"Not done yet: {clip(part.message, 120)} is a number the task gave, not a result. The last tool"
+            f" returned {clip(part.result)}.\nTask: {part.task}\nReply with the final_answer from the results, or"
+            " call a tool for a step still to do."
+        )
+    return (
+        f"Not done yet: {clip(part.message, 120)} is what you gave {part.what}, not its result. {part.what}"
+        f" returned {clip(part.result)}.\nTask: {part.task}\nReply with the final_answer, using that result."
     )
 
 

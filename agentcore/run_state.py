@@ -78,6 +78,8 @@ class Run:
     row_checked: bool = False
     fit_checked: bool = False  # the first call of a tool with side effects was judged against the task's words
     fit_held: ToolCall | None = None  # that call, when it was held back: a numeric answer may then call it
+    copied_checked: bool = False  # an answer that was a call's own input went back once for its result
+    restated_sent: bool = False  # an answer of the task's own numbers went back; a second one is replaced
     unit_checked: bool = False  # an answer in its tool's unit of time went back once for the task's unit
     memory_checked: bool = False  # a first answer from memory went back once for the tool the task describes
     unsupplied_held: int = 0  # calls held back for required values no one gave; at 2 the run may only answer

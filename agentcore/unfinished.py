@@ -72,6 +72,35 @@ def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any
     return unused_numbers(task, calls)
 
 
+def echoes_task(task: str, answer: str, calls: Sequence[dict[str, Any]]) -> list[str]:
+    """The numbers still to use, when every number of the answer is the task's own and one of them went into no
+    call: "3 miles" for "How many miles are 3 such roads?" after the conversion of one road. The answer restates
+    the question's number instead of computing with it; else []."""
+    got = {round(abs(n), 12) for n in numbers_in(_json_text(answer.strip()))}
+    given = {round(abs(n), 12) for n in numbers_in(task)}
+    if not calls or not got or got - given:
+        return []
+    pending = unused_numbers(task, calls)
+    return pending if got & {round(float(p), 12) for p in pending} else []
+
+
+def numbers_written(answer: str) -> list[str]:
+    """The answer's numbers as written ("5.0" stays "5.0"), once each."""
+    text = _THOUSANDS.sub("", _json_text(answer.strip()))
+    return list(dict.fromkeys(match.group() for match in _NUMBER.finditer(text)))
+
+
+def restates_task(task: str, answer: str, results: Sequence[str]) -> bool:
+    """Whether every number of the answer is the task's own and no tool returned one of them, while the last
+    result brings a number the task lacks: "5.0" for "How many meters are 5 such pipes?" after 5 * 2.7432 =
+    13.716. (Its numbers all used, so `echoes_task` has nothing still to use.)"""
+    got = {round(abs(n), 12) for n in numbers_in(_json_text(answer.strip()))}
+    given = {round(abs(n), 12) for n in numbers_in(task)}
+    returned = {round(abs(n), 12) for result in results for n in numbers_in(result)}
+    last = {round(abs(n), 12) for n in numbers_in(results[-1])} if results else set()
+    return bool(got and last - given) and not (got - given or got & returned)
+
+
 def repeats_result(task: str, answer: str, result: str) -> bool:
     """Whether the answer only restates the numeric result (no number of its own beyond the task's)."""
     had = set(numbers_in(result))

@@ -1,0 +1,124 @@
+"""Answers that echo something instead of answering: a number of the question that no call used ("3 miles" for
+"how many miles are 3 such roads?"), or the input of a call instead of its result ("215 / 4")."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+from agentcore.unfinished import echoes_task, restates_task
+
+
+@tool(read_only=True)
+def to_miles(km: float) -> str:
+    """Convert kilometers to miles."""
+    return str(round(km * 0.621371, 6))
+
+
+@tool(read_only=True)
+def calculator(expression: str) -> str:
+    """Evaluate arithmetic."""
+    left, op, right = expression.split()
+    a, b = float(left), float(right)
+    return str({"*": a * b, "/": a / b, "+": a + b, "-": a - b}[op])
+
+
+@tool(read_only=True)
+def reverse(text: str) -> str:
+    """Reverse a text."""
+    return text[::-1]
+
+
+ROADS = "A road is 12 kilometers long. How many miles are 3 such roads?"
+
+
+@pytest.mark.parametrize(
+    ("task", "answer", "calls", "pending"),
+    [
+        (ROADS, "3 miles", [{"km": 12}], ["3"]),
+        (ROADS, "3.0", [{"km": 12}], ["3"]),
+        (ROADS, "7.456452", [{"km": 12}], []),  # a result: the unfinished check's case, not this one
+        (ROADS, "12", [{"km": 12}], []),  # a used number: not one the answer should have computed with
+        (ROADS, "3 roads are 22.4 miles", [{"km": 12}], []),  # a number of its own: computed
+        (ROADS, "3", [], []),  # no call yet: the guess check's case
+        ("Reverse 'abc'.", "cba", [{"text": "abc"}], []),  # no number at all
+    ],
+)
+def test_echoes_task(task: str, answer: str, calls: list[dict[str, object]], pending: list[str]) -> None:
+    assert echoes_task(task, answer, calls) == pending
+
+
+async def test_an_answer_that_restates_the_questions_unused_number_goes_back_with_the_result() -> None:
+    model = ScriptedModel([call("to_miles", km=12), "3", call("calculator", expression="7.456452 * 3"), "22.369356"])
+    result = await Agent(model, tools=[to_miles, calculator]).run(ROADS)
+    assert result.output == "22.369356"
+    notice = model.requests[2].messages[-1].content
+    assert "Not done yet" in notice and "7.456452" in notice and "3" in notice
+    assert not model.requests[2].allow_final  # a tool call is required next
+
+
+async def test_an_answer_that_is_a_calls_input_goes_back_once_naming_the_result() -> None:
+    model = ScriptedModel([call("calculator", expression="215 / 4"), "215 / 4", "53.75"])
+    result = await Agent(model, tools=[calculator]).run("What is 215 divided by 4?")
+    assert result.output == "53.75"
+    notice = model.requests[2].messages[-1].content
+    assert "215 / 4 is what you gave calculator" in notice and "53.75" in notice
+    assert any(e["kind"] == "notice" and "input of a call" in e["message"] for e in result.trace)
+
+
+async def test_the_copied_input_check_fires_once_so_a_model_that_insists_still_ends() -> None:
+    model = ScriptedModel([call("reverse", text="Lima"), "`Lima`.", "Lima"])
+    result = await Agent(model, tools=[reverse]).run("Write the capital of Peru, Lima, in reverse.")
+    assert result.output == "Lima" and len(model.requests) == 3
+
+
+async def test_an_answer_equal_to_both_input_and_result_stands() -> None:
+    model = ScriptedModel([call("reverse", text="abba"), "abba"])
+    result = await Agent(model, tools=[reverse]).run("Reverse 'abba'.")
+    assert result.output == "abba" and len(model.requests) == 2
+
+
+async def test_the_input_in_other_letters_is_an_answer() -> None:
+    model = ScriptedModel([call("reverse", text="yes"), "YES"])
+    result = await Agent(model, tools=[reverse]).run("Write the word 'yes' in capital letters.")
+    assert result.output == "YES" and len(model.requests) == 2
+
+
+PIPES = "A pipe is 9 feet long. How many meters are 5 such pipes?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "results", "restated"),
+    [
+        ("5.0", ["2.7432", "13.716"], True),
+        ("9 feet", ["2.7432", "13.716"], True),
+        ("13.716", ["2.7432", "13.716"], False),  # the result
+        ("2.7432 meters", ["2.7432", "13.716"], False),  # a result, if not the last
+        ("45", ["2.7432", "13.716"], False),  # a number of its own: the source check's case
+        ("5", ["5"], False),  # the last result brings nothing the task lacks
+        ("5", [], False),
+    ],
+)
+def test_restates_task(answer: str, results: list[str], restated: bool) -> None:
+    assert restates_task(PIPES, answer, results) is restated
+
+
+PACKS = "A pack holds 6 pens. How many pens do 4 packs hold?"
+
+
+async def test_an_answer_that_restates_the_tasks_used_numbers_goes_back_once() -> None:
+    model = ScriptedModel([call("calculator", expression="6 * 4"), "4", "24 pens"])
+    result = await Agent(model, tools=[calculator]).run(PACKS)
+    assert result.output == "24 pens"
+    notice = model.requests[2].messages[-1].content
+    assert "4 is a number the task gave" in notice and "24" in notice
+    assert model.requests[2].allow_final  # the answer may come next
+
+
+async def test_a_model_that_restates_the_task_again_gets_the_last_result_written_in() -> None:
+    model = ScriptedModel([call("calculator", expression="6 * 4"), "4", "4 pens"])
+    result = await Agent(model, tools=[calculator]).run(PACKS)
+    assert result.output == "24.0 pens" and len(model.requests) == 3
+    assert any("replaced by the last result" in e.get("message", "") for e in result.trace)
