@@ -18,10 +18,10 @@ from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.loop_checks import (
     ANSWER_CHECKS,
     doubled_call,
+    echoed_again,
     good_steps,
     in_documented_form,
     placeholder_call,
-    restated_again,
     stale_again,
     stale_call,
     unfitting_call,
@@ -121,9 +121,9 @@ class FinalTurn:
         run.items_probed = run.items_probed or bool(run.probed_items)
         if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
-        restated = restated_again(run, self.content)
-        if restated is not None:
-            return accept(run, restated)
+        instead = echoed_again(run, self.content)
+        if instead is not None:
+            return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
         if invented and insisted:
             # Sent back once already and the model insists on its own number: the tool's result wins.

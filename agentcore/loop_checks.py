@@ -30,6 +30,7 @@ from agentcore.grounding import (
 from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.portions import of_results
+from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
 from agentcore.result import Step
 from agentcore.rows import wrong_row
@@ -100,17 +101,23 @@ def copied_input_check(run: Run, answer: str) -> bool:
     returned something else (53.75): the model wrote out what it asked, not what it got."""
     if run.copied_checked or run.final_only or not run.deps.settings.check_sources:
         return False
+    step = _copied_step(run, answer)
+    if step is None or step.call is None:
+        return False
+    run.copied_checked = True
+    run.notice("final answer is the input of a call, not its result; sent back", call=step.call.signature())
+    run.messages.append(prompting.copied_notice(run.ctx.task, answer.strip(), step.call.name, step.result or ""))
+    return True
+
+
+def _copied_step(run: Run, answer: str) -> Step | None:
+    """The latest good step whose input the answer is, when its result is something else."""
     said = _bare(answer)
     for step in reversed(good_steps(run)):
-        result = (step.result or "").strip()
         given = [v for v in leaves(step.call.arguments if step.call else {}) if isinstance(v, str)]
-        if step.call is None or not said or _bare(result) == said or not any(_bare(v) == said for v in given):
-            continue
-        run.copied_checked = True
-        run.notice("final answer is the input of a call, not its result; sent back", call=step.call.signature())
-        run.messages.append(prompting.copied_notice(run.ctx.task, answer.strip(), step.call.name, result))
-        return True
-    return False
+        if said and _bare(step.result or "") != said and any(_bare(v) == said for v in given):
+            return step
+    return None
 
 
 def restated_check(run: Run, answer: str) -> bool:
@@ -129,11 +136,16 @@ def restated_check(run: Run, answer: str) -> bool:
     return True
 
 
-def restated_again(run: Run, answer: str) -> str | None:
-    """The answer with its one number written as the last result, when it restates the task again after the
-    notice ("5.0" twice for five pipes of 2.7432 m, after 13.716): the tool's result wins, as for an unsourced
-    number (`unsourced_numbers`). None when this is not that case, or the answer has several numbers."""
+def echoed_again(run: Run, answer: str) -> str | None:
+    """The answer to accept instead, when the model insists after the notice: a call's input again gives way to
+    that call's result ("photosynthesis" twice after `reverse_string` returned "sisehtnysotohp"), and the task's
+    numbers again to the last result, written where the one number was ("5.0" twice for five pipes of 2.7432 m,
+    after 13.716). As for an unsourced number (`unsourced_numbers`), the tool's result wins. None otherwise."""
     done = good_steps(run)
+    copied = _copied_step(run, answer) if run.copied_checked else None
+    if copied is not None:
+        run.notice("final answer was a call's input again; replaced by its result", result=copied.result)
+        return (copied.result or "").strip()
     if not run.restated_sent or not done:
         return None
     if not restates_task(run.ctx.task, answer, [step.result or "" for step in done]):
@@ -600,11 +612,12 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     that word names (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task
     names added as its bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as
     "85 + 85 * 0.5"; agentcore.portions), and two results added where the task asks how much one exceeds the
-    other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons)."""
+    other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and a near copy of
+    a text the task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
-    arguments = as_fractions(call.arguments, spec.parameters, run.ctx.task)
+    arguments = as_fractions(as_quoted(call.arguments, run.ctx.task), spec.parameters, run.ctx.task)
     results = [step.result or "" for step in good_steps(run)]
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)

@@ -68,10 +68,11 @@ async def test_an_answer_that_is_a_calls_input_goes_back_once_naming_the_result(
     assert any(e["kind"] == "notice" and "input of a call" in e["message"] for e in result.trace)
 
 
-async def test_the_copied_input_check_fires_once_so_a_model_that_insists_still_ends() -> None:
+async def test_a_model_that_gives_the_input_again_gets_the_calls_result() -> None:
     model = ScriptedModel([call("reverse", text="Lima"), "`Lima`.", "Lima"])
     result = await Agent(model, tools=[reverse]).run("Write the capital of Peru, Lima, in reverse.")
-    assert result.output == "Lima" and len(model.requests) == 3
+    assert result.output == "amiL" and len(model.requests) == 3
+    assert any("replaced by its result" in e.get("message", "") for e in result.trace)
 
 
 async def test_an_answer_equal_to_both_input_and_result_stands() -> None:

@@ -1,0 +1,53 @@
+"""A text the task quotes, miscopied into a call: a small model repeats a run of the same word one time too few
+or runs on ("la la ... bye" with one "la" lost; "ha ha ha ..." a hundred times), or drops a letter of a long
+quote. The tool is there to work on the task's text, so a string argument that is a near copy of a quoted span
+goes as the span itself.
+
+Near copy: the same words in another count or order, or as many words with a character-level similarity of at
+least `NEAR` (difflib's ratio: one letter lost from "photosynthesis"). A word in other letters ("YES" for
+'yes') is a transformation, not a slip, and an added word makes the model's own text: "hello world" is no copy
+of 'hello'. Measured offline: of 849 saved BFCL calls one changed ("Go for shopping at 9 pm" to the task's "go
+for ..."), of the saved compose and trap calls only two that had failed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+from typing import Any
+
+NEAR = 0.9
+# The quotes of English tasks; an apostrophe inside a word ("the tablet's price") opens and closes none.
+_QUOTED = re.compile(r"(?<!\w)'([^']{2,}?)'(?!\w)|\"([^\"]{2,})\"|“([^”]{2,})”")
+
+
+def quoted(task: str) -> list[str]:
+    """The task's quoted spans, in order."""
+    return [next(group for group in match.groups() if group is not None) for match in _QUOTED.finditer(task)]
+
+
+def as_quoted(arguments: dict[str, Any], task: str) -> dict[str, Any]:
+    """`arguments` with each string that nearly copies one of the task's quoted spans written as that span; the
+    same object when none does."""
+    spans = quoted(task)
+    if not spans:
+        return arguments
+    fixed = {key: _span_for(value, spans) if isinstance(value, str) else value for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+def _span_for(value: str, spans: Sequence[str]) -> str:
+    if value in spans:
+        return value
+    near = [span for span in spans if _near_copy(value, span)]
+    return near[0] if len(near) == 1 else value
+
+
+def _near_copy(value: str, span: str) -> bool:
+    words, span_words = value.split(), span.split()
+    if len(span_words) > 1 and set(words) == set(span_words):  # the same words, another count or order
+        return True
+    if len(words) != len(span_words):
+        return False
+    return SequenceMatcher(None, value, span, autojunk=False).ratio() >= NEAR  # a letter lost or doubled

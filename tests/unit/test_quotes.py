@@ -1,0 +1,54 @@
+"""A near copy of a text the task quotes goes as the quoted text (agentcore.quotes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.quotes import as_quoted, quoted
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+LA = "How many words are in 'la la la la la la la la la la la la bye'?"
+
+
+def test_quoted_spans_skip_apostrophes_inside_words() -> None:
+    assert quoted("What is the tablet's price? Reverse 'abc' and \"x y\".") == ["abc", "x y"]
+    assert quoted("How many words are in 'na na hey'?") == ["na na hey"]
+    assert quoted("What is the tablet's price?") == []
+
+
+@pytest.mark.parametrize(
+    ("task", "value", "fixed"),
+    [
+        (LA, "la la la la la la la la la la la bye", "la la la la la la la la la la la la bye"),  # one "la" lost
+        (LA, "la la la la la la la la la la la la la la la la bye", "la la la la la la la la la la la la bye"),
+        ("Spell 'photosynthesis' backwards.", "photosynthsis", "photosynthesis"),  # a letter lost
+        ("Write 'yes' in capital letters.", "YES", "YES"),  # a transformation, not a slip
+        ("Spell 'photosynthesis' backwards.", "sisehtnysotohp", "sisehtnysotohp"),  # the job done: not a copy
+        ("Count the words in 'hello'.", "hello world", "hello world"),  # a word the quote lacks
+        ("Count the words in 'a b' and 'a b b'.", "a b b b", "a b b b"),  # near both quotes: which is unclear
+        ("Reverse the word strawberry.", "strawbery", "strawbery"),  # nothing quoted
+    ],
+)
+def test_as_quoted(task: str, value: str, fixed: str) -> None:
+    assert as_quoted({"text": value, "n": 3}, task) == {"text": fixed, "n": 3}
+
+
+def test_unchanged_arguments_are_the_same_object() -> None:
+    arguments = {"text": "la la bye"}
+    assert as_quoted(arguments, "Count 'la la bye'.") is arguments
+
+
+@tool(read_only=True)
+def word_count(text: str) -> str:
+    """Count the words in a text."""
+    return str(len(text.split()))
+
+
+async def test_a_miscopied_quote_runs_as_the_task_wrote_it() -> None:
+    model = ScriptedModel([call("word_count", text="la la la la la la la la la la la bye"), "13"])
+    result = await Agent(model, tools=[word_count]).run(LA)
+    assert result.output == "13"
+    assert result.steps[0].result == "13"
+    assert any(e["kind"] == "notice" and "form its docs and the task give" in e["message"] for e in result.trace)
