@@ -52,6 +52,7 @@ from agentcore.unfinished import (
     stale_inputs,
     superseded,
     unsourced,
+    unused_numbers,
     with_result,
     with_tool_value,
 )
@@ -91,8 +92,10 @@ def uncombined_check(run: Run, answer: str) -> bool:
     uncombined = uncombined_results(run, answer)
     if uncombined:
         run.forced = frozenset(spec.name for spec in run.specs)
-        run.notice("final answer repeats one of the results still to combine", results=uncombined)
-        run.messages.append(prompting.unfinished_notice(run.ctx.task, [], uncombined[-1], (), uncombined))
+        used = [s.call.arguments for s in good_steps(run) if s.call is not None]
+        pending = unused_numbers(run.ctx.task, used)  # "3 monitors and 2 keyboards": the counts still to use
+        run.notice("final answer repeats one of the results still to combine", results=uncombined, numbers=pending)
+        run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, uncombined[-1], (), uncombined))
     return bool(uncombined)
 
 
@@ -428,10 +431,15 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
     made = set(made_up_steps(run.ctx.task, steps))
     waiting = set(open_results(steps))
     last = done[-1].call.name if done[-1].call else ""
-    same = [
+    first = {s.call.signature(): i for i, s in reversed(list(enumerate(done))) if s.call is not None}
+    same = [  # a call made again (the repeat notice) brings no second value
         s.result or ""
         for i, s in enumerate(done)
-        if s.call is not None and s.call.name == last and s.result in waiting and i not in made
+        if s.call is not None
+        and s.call.name == last
+        and s.result in waiting
+        and i not in made
+        and first[s.call.signature()] == i
     ]
     together = run.items_probed or listed_together(run.ctx.task, _candidates(run), _used_text(run))
     if len(same) < 2 or not together:

@@ -68,15 +68,20 @@ def item_alternatives(call: ToolCall, spec: ToolSpec, task: str, used: Collectio
     """A successful read-only call whose word argument came from the task, with that argument changed to each
     other content word or word pair of the task that shares no word with a `used` value: the items the task
     may still need from the same tool ("How much more does a laptop cost than a tablet?" after the laptop)."""
-    taken = {word.casefold() for value in used for word in WORDS.findall(value)}
+    taken = {_singular(word) for value in used for word in WORDS.findall(value)}
     found: list[ToolCall] = []
     for key, value, node in _arguments(call, spec):
         if not _word_value(node, value, task):
             continue
         for other in dict.fromkeys(runs(task, shorter=False)):
-            if not {word.casefold() for word in WORDS.findall(other)} & taken:
+            if not {_singular(word) for word in WORDS.findall(other)} & taken:
                 found.append(ToolCall(call.name, {**call.arguments, key: other}))
     return found if len(found) <= MAX_WORD_PROBES else []
+
+
+def _singular(word: str) -> str:
+    """A word as used and as the task may write it: "keyboards" was used as "keyboard"."""
+    return word.casefold().removesuffix("s")
 
 
 def _arguments(call: ToolCall, spec: ToolSpec) -> list[tuple[str, Any, Any]]:

@@ -160,6 +160,10 @@ def test_item_alternatives_are_the_tasks_other_words_that_share_none_with_a_used
     done = ToolCall("lookup", {"table": "prices", "key": "laptop"})
     task = "How much more does a laptop cost than a pen?"
     assert keys(probe.item_alternatives(done, READ_ONLY.spec(), task, ["prices", "laptop"])) == ["more", "cost", "pen"]
+    # an item used in the singular is not named again in the plural the task writes
+    plural = "What do 3 monitors and 2 keyboards cost?"
+    done = ToolCall("lookup", {"table": "prices", "key": "monitors"})
+    assert "keyboards" not in keys(probe.item_alternatives(done, READ_ONLY.spec(), plural, ["keyboard", "monitors"]))
     # a value the model did not take from the task: nothing to go on
     guessed = ToolCall("lookup", {"table": "prices", "key": "notebook"})
     assert probe.item_alternatives(guessed, READ_ONLY.spec(), task, ["notebook"]) == []

@@ -464,3 +464,19 @@ async def test_a_number_only_a_failed_call_took_is_still_unused() -> None:
     result = await Agent(model, tools=[lookup, calculator]).run("Multiply the price of a laptop by 3.")
     assert "the task still uses 3" in model.requests[3].messages[-1].content
     assert result.output == "2697"
+
+
+@tool(read_only=True)
+def price(key: str) -> str:
+    """Price of a product."""
+    return {"keyboard": "45.9", "monitors": "215", "monitor": "215"}[key]
+
+
+async def test_results_to_combine_are_named_once_each_with_the_counts_still_to_use() -> None:
+    model = ScriptedModel(
+        [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215", call("price", key="keyboard")]
+        + ["215", call("calculator", expression="3*215"), "645"]
+    )
+    await Agent(model, tools=[price, calculator]).run("What do 3 monitors and 2 keyboards cost?")
+    notice = model.requests[6].messages[-1].content
+    assert "the results 45.9, 215 are not combined yet, and the task still uses 3 and 2" in notice
