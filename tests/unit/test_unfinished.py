@@ -473,10 +473,8 @@ def price(key: str) -> str:
 
 
 async def test_results_to_combine_are_named_once_each_with_the_counts_still_to_use() -> None:
-    model = ScriptedModel(
-        [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215", call("price", key="keyboard")]
-        + ["215", call("calculator", expression="3*215"), "645"]
-    )
+    first = [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215"]
+    model = ScriptedModel([*first, call("price", key="keyboard"), "215", call("calculator", expression="3*215"), "645"])
     await Agent(model, tools=[price, calculator]).run("What do 3 monitors and 2 keyboards cost?")
     notice = model.requests[6].messages[-1].content
     assert "the results 45.9, 215 are not combined yet, and the task still uses 3 and 2" in notice
