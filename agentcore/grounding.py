@@ -247,3 +247,23 @@ def _derived(known: set[float]) -> set[float]:
             if b:
                 out.add(round(a / b, 6))
     return out
+
+
+_COUNTED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?")
+
+
+def counted_items(task: str, pending: Sequence[str], steps: Sequence[tuple[Any, str]]) -> list[str]:
+    """Each of the task's `pending` numbers written before an item that a step looked up ("3 monitors" and
+    lookup("monitor") = 215), as that count times the item's result ("3 * 215"); [] unless every one pairs. The
+    count goes with its item: a model told only "the task still uses 3 and 2" adds them to the prices."""
+    found: dict[str, str] = {}
+    for match in _COUNTED.finditer(task.lower()):
+        count, words = match.group(1), [w for w in match.group(2, 3) if w]
+        if count not in pending or count in found:
+            continue
+        for item in (" ".join(words), words[0]):  # "2 desk lamps" before "2 desks"
+            results = [r.strip() for a, r in steps if mentions(json.dumps(a, ensure_ascii=False), item)]
+            if len(set(results)) == 1:
+                found[count] = f"{count} * {results[0]}"
+                break
+    return [found[n] for n in pending] if set(found) == set(pending) else []

@@ -19,6 +19,7 @@ from agentcore.asked_units import asked_unit
 from agentcore.comparisons import as_difference
 from agentcore.formats import from_examples
 from agentcore.grounding import (
+    counted_items,
     listed_together,
     mentions,
     parallel_unused,
@@ -83,7 +84,8 @@ def unfinished_check(run: Run, answer: str) -> bool:
     steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
     waiting = open_results(steps)
     waiting = waiting if len(waiting) > 1 else []
-    run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, result, unnamed, waiting))
+    counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
+    run.messages.append(prompting.unfinished_notice(run.ctx.task, counted or pending, result, unnamed, waiting))
     return True
 
 
@@ -94,8 +96,11 @@ def uncombined_check(run: Run, answer: str) -> bool:
         run.forced = frozenset(spec.name for spec in run.specs)
         used = [s.call.arguments for s in good_steps(run) if s.call is not None]
         pending = unused_numbers(run.ctx.task, used)  # "3 monitors and 2 keyboards": the counts still to use
+        steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+        counted = counted_items(run.ctx.task, pending, steps)  # ... each with its item's result: "3 * 215"
         run.notice("final answer repeats one of the results still to combine", results=uncombined, numbers=pending)
-        run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, uncombined[-1], (), uncombined))
+        notice = prompting.unfinished_notice(run.ctx.task, counted or pending, uncombined[-1], (), uncombined)
+        run.messages.append(notice)
     return bool(uncombined)
 
 

@@ -444,6 +444,12 @@ def _unfinished_text(part: NoticePart) -> str:
             f"Not done yet: {clip(part.result)} is only the result of the last step; {uses} names "
             f"{part.message}, which no call has used.\nTask: {task}\nCall a tool for {part.message} next."
         )
+    if part.results and part.names and all(" * " in name for name in part.names):  # counts paired with items
+        values = ", ".join(clip(r, 40) for r in part.results)
+        return (
+            f"Not done yet: the results {values} are not combined yet; the task counts them as {numbers}.\n"
+            f"Task: {task}\nCall a tool for the next step with {numbers}."
+        )
     if part.results:  # several results to combine: name them all, not only the last
         values = ", ".join(clip(r, 40) for r in part.results)
         still = f", and the task still uses {numbers}" if numbers else ""

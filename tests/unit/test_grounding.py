@@ -7,7 +7,7 @@ from typing import Literal
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.grounding import listed_together, parallel_unused, placeholders, task_words
+from agentcore.grounding import counted_items, listed_together, parallel_unused, placeholders, task_words
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -91,3 +91,11 @@ def test_listed_together_needs_two_used_items_of_one_list() -> None:
     assert listed_together("What do 3 monitors and 2 keyboards cost?", words, "monitor 215 keyboard 45.9")
     assert not listed_together("What do 3 monitors and 2 keyboards cost?", words, "monitor 215")
     assert not listed_together("Reverse the keyboard name and greet the mouse", ["keyboard", "mouse"], "mouse")
+
+
+def test_counted_items_pair_each_count_with_its_items_result() -> None:
+    steps = [({"key": "keyboard"}, "45.9"), ({"key": "desk lamp"}, "32.4")]
+    task = "What do 3 keyboards and 2 desk lamps cost?"
+    assert counted_items(task, ["3", "2"], steps) == ["3 * 45.9", "2 * 32.4"]
+    assert counted_items(task, ["3", "2"], steps[:1]) == []  # a count without its item: no pairs at all
+    assert counted_items("Convert 5 miles and add 3.", ["3"], [({"value": 5}, "8.04672")]) == []

@@ -472,9 +472,24 @@ def price(key: str) -> str:
     return {"keyboard": "45.9", "monitors": "215", "monitor": "215"}[key]
 
 
-async def test_results_to_combine_are_named_once_each_with_the_counts_still_to_use() -> None:
+async def test_results_to_combine_are_named_once_each_with_the_counts_of_their_items() -> None:
     first = [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215"]
     model = ScriptedModel([*first, call("price", key="keyboard"), "215", call("calculator", expression="3*215"), "645"])
     await Agent(model, tools=[price, calculator]).run("What do 3 monitors and 2 keyboards cost?")
     notice = model.requests[6].messages[-1].content
+    assert "the results 45.9, 215 are not combined yet; the task counts them as 3 * 215 and 2 * 45.9" in notice
+
+
+async def test_counts_with_no_item_looked_up_are_named_as_counts() -> None:
+    first = [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215", call("price", key="keyboard")]
+    model = ScriptedModel([*first, "215", call("calculator", expression="3*215"), "645"])
+    await Agent(model, tools=[price, calculator]).run("What do 3 monitors and a keyboard cost, for 2 people?")
+    notice = model.requests[6].messages[-1].content
     assert "the results 45.9, 215 are not combined yet, and the task still uses 3 and 2" in notice
+
+
+async def test_a_repeated_last_result_with_results_waiting_names_each_count_with_its_item() -> None:
+    first = [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215"]
+    model = ScriptedModel([*first, call("calculator", expression="3*215"), "645"])
+    await Agent(model, tools=[price, calculator]).run("What do 3 monitors and 2 keyboards cost?")
+    assert "the task counts them as 3 * 215 and 2 * 45.9" in model.requests[4].messages[-1].content
