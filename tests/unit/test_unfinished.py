@@ -335,7 +335,7 @@ async def test_an_unfinished_notice_names_the_items_not_looked_up_and_may_fire_o
     first, second = model.requests[2].messages[-1].content, model.requests[4].messages[-1].content
     assert first.startswith("Not done yet: 899 is only the result of the last step; the task still uses 3 and 2")
     assert "names chairs, which no call has used" in first and first.endswith("Call a tool for chairs next.")
-    assert second.startswith("Not done yet: the results 899, 45 are not combined yet, and the task still uses 3 and 2")
+    assert second.startswith("Not done yet: the results 899, 45 are not combined yet; the task counts them as 3 * 899")
     assert len(model.requests) == 6
 
 
