@@ -24,6 +24,7 @@ from agentcore.loop_checks import (
     placeholder_call,
     stale_again,
     stale_call,
+    step_items,
     unfitting_call,
     unsourced_numbers,
     unsupplied_call,
@@ -106,7 +107,8 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     await run.deps.chain.after_tool(run.ctx, call, result, error)
     if error and placeholder_call(run, call, result):
         return ModelTurn()
-    run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan))
+    items = step_items(run) if not error else []
+    run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan, items=items))
     return ModelTurn()
 
 

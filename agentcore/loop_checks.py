@@ -78,7 +78,8 @@ def unfinished_check(run: Run, answer: str) -> bool:
     pending, unnamed, result = unfinished_numbers(run, answer)
     if not (pending or unnamed):
         return False
-    run.forced = frozenset(spec.name for spec in run.specs)
+    run.forced = _item_tools(run) if unnamed else frozenset()
+    run.forced = run.forced or frozenset(spec.name for spec in run.specs)
     run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
     run.unfinished_named = run.unfinished_named or bool(unnamed)
     steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
@@ -87,6 +88,34 @@ def unfinished_check(run: Run, answer: str) -> bool:
     counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
     run.messages.append(prompting.unfinished_notice(run.ctx.task, counted or pending, result, unnamed, waiting))
     return True
+
+
+def _item_tools(run: Run) -> frozenset[str]:
+    """The tools a good call gave one of the task's own words to ("desk lamp" to lookup): those that fetch an item,
+    so the one an item still to get needs. The calculator a price went into is not one (it added 32.4 again)."""
+    words = _candidates(run)
+    return frozenset(
+        step.call.name
+        for step in good_steps(run)
+        if step.call is not None
+        and any(isinstance(v, str) and any(mentions(v, w) for w in words) for v in leaves(step.call.arguments))
+    )
+
+
+def step_items(run: Run) -> list[str]:
+    """The task's items still to fetch that the plan's next step names ("add the price of a usb cable" after the
+    desk lamp's product): that step needs a call for them before any arithmetic, and the next turn must call a
+    tool that fetched an item before (`_item_tools`). Told only the results to use, the model added the desk
+    lamp's price again."""
+    step = run.plan.current
+    if step is None or not run.deps.settings.check_unfinished:
+        return []
+    items = [word for word in unused_words(run) if mentions(step, word)]
+    fetchers = _item_tools(run) & run.offered if items else frozenset()
+    run.plan.fetching = bool(fetchers)
+    if fetchers:
+        run.forced = fetchers
+    return items
 
 
 def uncombined_check(run: Run, answer: str) -> bool:

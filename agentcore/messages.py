@@ -121,6 +121,7 @@ class Progress:
     total: int
     current: str | None
     results: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()  # the task's items the next step names that no call has fetched yet
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,7 +156,13 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 
 def observation(
-    task: str, call: ToolCall, result: str, *, error: bool = False, plan: StepPlan | None = None
+    task: str,
+    call: ToolCall,
+    result: str,
+    *,
+    error: bool = False,
+    plan: StepPlan | None = None,
+    items: Sequence[str] = (),
 ) -> Message:
     """The user turn after a tool call: the result, what is done, the task, then the one decision to make.
 
@@ -167,7 +173,7 @@ def observation(
     """
     progress = None
     if plan is not None and plan.active:
-        progress = Progress(plan.done, len(plan.steps), plan.current, tuple(plan.results))
+        progress = Progress(plan.done, len(plan.steps), plan.current, tuple(plan.open_results), tuple(items))
     return render(ObservationPart(task, call, result, error, progress))
 
 
@@ -198,6 +204,12 @@ def _progress(done: str, task: str, plan: Progress | None) -> str:
         return head + (
             "If the result answers the task, reply with the final_answer now."
             " Otherwise do the next step with another tool."
+        )
+    if plan.current is not None and plan.items:  # "add the price of a usb cable": fetch it before any arithmetic
+        items = " and ".join(plan.items)
+        return head + (
+            f"That was step {plan.done} of {plan.total}. Next step: {plan.current}. It needs {items}, which no call"
+            f" has fetched yet: call a tool for {items} first.{_carry(plan.results)}"
         )
     if plan.current is not None:
         return head + (

@@ -135,6 +135,20 @@ class StepPlan:
     steps: tuple[str, ...]
     done: int = 0
     results: list[str] = field(default_factory=list)  # the result of each completed step
+    calls: list[tuple[Any, str]] = field(default_factory=list)  # (arguments, result) of each call that advanced
+    fetching: bool = False  # the current step names an item to fetch first: that call does not complete it
+
+    @property
+    def open_results(self) -> list[str]:
+        """The results no later call took as an input, in order, once each: those the next step may use. The
+        desk lamp's 32.4 went into `32.4 * 3`, so "add the price of a usb cable" gets 97.2 alone (with both, the
+        model added them). A result with no number is always open."""
+        found = []
+        for index, (_, result) in enumerate(self.calls):
+            later = {round(abs(v), 9) for arguments, _ in self.calls[index + 1 :] for v in argument_numbers(arguments)}
+            if not {round(abs(n), 9) for n in numbers_in(result)} & later:
+                found.append(result)
+        return list(dict.fromkeys(found))
 
     @classmethod
     def of(cls, task: str) -> StepPlan:
@@ -157,6 +171,10 @@ class StepPlan:
         into that call and are none of the steps' it already covers: "multiply the count by 3, and subtract 5"
         done as one `11 * 3 - 5` (the plan then wanted a call for "subtract 5" and got `11 - 5`)."""
         if self.done >= len(self.steps):
+            return
+        self.calls.append((arguments, result))
+        if self.fetching:  # "add the price of a usb cable": the lookup gets the price, the step is the sum
+            self.fetching = False
             return
         used = {round(v, 9) for v in argument_numbers(arguments)}
         covered: set[float] = set()

@@ -210,3 +210,48 @@ def test_context_policy_still_finds_plan_observations() -> None:
     assert found.result == long_result
     assert found.part.progress is not None and found.part.progress.current == "multiply it by 3"
     assert messages[found.index].content.endswith("Next step: multiply it by 3. Call a tool for it.")
+
+
+def test_the_results_carried_to_the_next_step_are_those_no_later_call_took() -> None:
+    plan = StepPlan.of("Look up the price of a desk lamp, multiply it by 3, and add the price of a usb cable.")
+    plan.advance("32.4", {"key": "desk lamp"})
+    plan.advance("97.2", {"expression": "32.4 * 3"})
+    assert plan.open_results == ["97.2"]  # 32.4 went into the product: only that is left to add to
+    reads = StepPlan(("read a", "read b", "add them"))
+    reads.advance("4", {"name": "a"})
+    reads.advance("Lima", {"name": "b"})
+    assert reads.open_results == ["4", "Lima"]  # nothing taken yet; a result in words is always open
+
+
+@tool(read_only=True)
+def price_of(key: str) -> str:
+    """Price of a product."""
+    return {"desk lamp": "32.4", "usb cable": "8.75"}[key]
+
+
+@tool(read_only=True)
+def calc(expression: str) -> str:
+    """Evaluate arithmetic."""
+    left, op, right = expression.split()
+    return str(round(float(left) * float(right) if op == "*" else float(left) + float(right), 6))
+
+
+async def test_a_step_that_names_an_item_not_fetched_asks_for_it_first_and_the_fetch_does_not_end_the_step() -> None:
+    model = ScriptedModel(
+        [
+            call("price_of", key="desk lamp"),
+            call("calc", expression="32.4 * 3"),
+            call("price_of", key="usb cable"),
+            call("calc", expression="97.2 + 8.75"),
+            "105.95",
+        ]
+    )
+    task = "Look up the price of a desk lamp, multiply it by 3, and add the price of a usb cable."
+    result = await Agent(model, tools=[price_of, calc]).run(task)
+    assert result.output == "105.95"
+    asked = model.requests[2]
+    assert "It needs usb cable, which no call has fetched yet" in asked.messages[-1].content
+    assert [t.name for t in asked.tools] == ["price_of"]  # the tool that fetched an item is required
+    after = model.requests[3].messages[-1].content
+    assert "That was step 2 of 3. Next step: add the price of a usb cable." in after
+    assert "The results to use are 97.2 and 8.75." in after
