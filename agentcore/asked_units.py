@@ -4,7 +4,7 @@
 The 0.5B model takes a tool's number for the answer whatever unit the question asks in. Units of time are the
 case where the tool's docs fix the unit (a converter takes its units as arguments): when the task asks for one
 ("how many weeks", "in hours") and the tool whose result the answer repeats says it counts another, and never
-names the asked one, the answer goes back with both units named (`loop_checks.unit_check`).
+names the asked one, the answer goes back with both units named (`answer_checks.unit_check`).
 """
 
 from __future__ import annotations

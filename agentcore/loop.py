@@ -13,20 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentcore import prompting
+from agentcore.answer_checks import ANSWER_CHECKS, echoed_again, unsourced_numbers
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.loop_checks import (
-    ANSWER_CHECKS,
     doubled_call,
-    echoed_again,
-    good_steps,
     in_documented_form,
     placeholder_call,
     stale_again,
     stale_call,
     step_items,
     unfitting_call,
-    unsourced_numbers,
     unsupplied_call,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
@@ -34,6 +31,7 @@ from agentcore.named import resolved_call
 from agentcore.policy import Veto
 from agentcore.probe import alternatives, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
+from agentcore.run_reads import good_steps
 from agentcore.run_state import Run
 from agentcore.unfinished import leaves, repeats_result, with_tool_value
 

@@ -1,431 +1,47 @@
-"""The loop's checks on a run's calls and final answers (issue #12): a chain stopped early, an item the task
-lists never fetched, results not combined, an answer computed from made-up inputs or worked out in the model's
-head, a call that reuses an input instead of its result or takes one result for two, an argument copied from a
-tool's docs. Each reads the task's numbers and its own words, never a list of phrasings, and each fires a bounded
-number of times per run (the flags on `Run`), so a model that insists still ends.
-
-The loop (`agentcore.loop`) calls them; each one that fires appends its notice to the run's messages and may
-name the tools the next turn must call (`Run.forced`).
+"""The loop's checks on a run's calls before they run (issue #12): a call that reuses an input instead of its
+result or takes one result for two, an argument copied from a tool's docs, required values no one gave, a tool
+no word of the task is about; the repairs that write a call in the form its docs and the task give; and a step
+of the task's plan that names an item still to fetch. Like the answer checks (`agentcore.answer_checks`), each
+fires a bounded number of times per run.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
-from agentcore.asked_units import asked_unit
 from agentcore.comparisons import as_difference
+from agentcore.dates import in_documented_layout
 from agentcore.formats import from_examples
-from agentcore.grounding import (
-    counted_items,
-    listed_together,
-    mentions,
-    parallel_unused,
-    placeholders,
-    task_words,
-    unsupplied,
-    with_value,
-)
-from agentcore.messages import CallPart, NoticePart, SystemPart, ToolCall, ToolSpec
+from agentcore.grounding import invented_optional, mentions, placeholders, task_words, unsupplied, with_value
+from agentcore.messages import NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.portions import of_results
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
-from agentcore.result import Step
-from agentcore.rows import wrong_row
-from agentcore.tool_fit import fitting_tools, tool_docs, unrelated
-from agentcore.unfinished import (
-    doubled,
-    echoes_task,
-    guessed,
-    leaves,
-    leaves_out,
-    made_up,
-    made_up_steps,
-    numbers_in,
-    numbers_written,
-    open_results,
-    premature,
-    repeats_result,
-    restates_task,
-    stale_inputs,
-    superseded,
-    unsourced,
-    unused_numbers,
-    with_result,
-    with_tool_value,
-)
+from agentcore.run_reads import good_steps, item_tools, unused_words
+from agentcore.tool_fit import unrelated
+from agentcore.unfinished import doubled, stale_inputs, superseded, with_result
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
 
 
-def missing_tool_check(run: Run, answer: str) -> bool:
-    """A chain stopped one step early: the task names a tool that was never called. Once, force it."""
-    missing = unused_named_tools(run)
-    if missing:
-        run.forced = frozenset(missing)
-        run.notice("final answer before using a tool the task names; that tool is required next", tools=missing)
-        run.messages.append(prompting.missing_tool_notice(run.ctx.task, missing))
-    return bool(missing)
-
-
-def unfinished_check(run: Run, answer: str) -> bool:
-    """A chain stopped after a step: the answer is that step's result while some number of the task, or an item
-    it lists beside one already looked up, went into no call."""
-    pending, unnamed, result = unfinished_numbers(run, answer)
-    if not (pending or unnamed):
-        return False
-    run.forced = _item_tools(run) if unnamed else frozenset()
-    run.forced = run.forced or frozenset(spec.name for spec in run.specs)
-    run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
-    run.unfinished_named = run.unfinished_named or bool(unnamed)
-    steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
-    waiting = open_results(steps)
-    waiting = waiting if len(waiting) > 1 else []
-    counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
-    run.messages.append(prompting.unfinished_notice(run.ctx.task, counted or pending, result, unnamed, waiting))
-    return True
-
-
-def _item_tools(run: Run) -> frozenset[str]:
-    """The tools a good call gave one of the task's own words to ("desk lamp" to lookup): those that fetch an item,
-    so the one an item still to get needs. The calculator a price went into is not one (it added 32.4 again)."""
-    words = _candidates(run)
-    return frozenset(
-        step.call.name
-        for step in good_steps(run)
-        if step.call is not None
-        and any(isinstance(v, str) and any(mentions(v, w) for w in words) for v in leaves(step.call.arguments))
-    )
-
-
 def step_items(run: Run) -> list[str]:
     """The task's items still to fetch that the plan's next step names ("add the price of a usb cable" after the
     desk lamp's product): that step needs a call for them before any arithmetic, and the next turn must call a
-    tool that fetched an item before (`_item_tools`). Told only the results to use, the model added the desk
+    tool that fetched an item before (`item_tools`). Told only the results to use, the model added the desk
     lamp's price again."""
     step = run.plan.current
     if step is None or not run.deps.settings.check_unfinished:
         return []
     items = [word for word in unused_words(run) if mentions(step, word)]
-    fetchers = _item_tools(run) & run.offered if items else frozenset()
+    fetchers = item_tools(run) & run.offered if items else frozenset()
     run.plan.fetching = bool(fetchers)
     if fetchers:
         run.forced = fetchers
     return items
-
-
-def uncombined_check(run: Run, answer: str) -> bool:
-    """Results of one tool are fetched (both prices) but not combined, and the answer restates one or guesses."""
-    uncombined = uncombined_results(run, answer)
-    if uncombined:
-        run.forced = frozenset(spec.name for spec in run.specs)
-        used = [s.call.arguments for s in good_steps(run) if s.call is not None]
-        pending = unused_numbers(run.ctx.task, used)  # "3 monitors and 2 keyboards": the counts still to use
-        steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
-        counted = counted_items(run.ctx.task, pending, steps)  # ... each with its item's result: "3 * 215"
-        run.notice("final answer repeats one of the results still to combine", results=uncombined, numbers=pending)
-        notice = prompting.unfinished_notice(run.ctx.task, counted or pending, uncombined[-1], (), uncombined)
-        run.messages.append(notice)
-    return bool(uncombined)
-
-
-def copied_input_check(run: Run, answer: str) -> bool:
-    """Once: the answer is a call's own input ("215 / 4", the expression given to the calculator) while the call
-    returned something else (53.75): the model wrote out what it asked, not what it got."""
-    if run.copied_checked or run.final_only or not run.deps.settings.check_sources:
-        return False
-    step = _copied_step(run, answer)
-    if step is None or step.call is None:
-        return False
-    run.copied_checked = True
-    run.notice("final answer is the input of a call, not its result; sent back", call=step.call.signature())
-    run.messages.append(prompting.copied_notice(run.ctx.task, answer.strip(), step.call.name, step.result or ""))
-    return True
-
-
-def _copied_step(run: Run, answer: str) -> Step | None:
-    """The latest good step whose input the answer is, when its result is something else."""
-    said = _bare(answer)
-    for step in reversed(good_steps(run)):
-        given = [v for v in leaves(step.call.arguments if step.call else {}) if isinstance(v, str)]
-        if said and _bare(step.result or "") != said and any(_bare(v) == said for v in given):
-            return step
-    return None
-
-
-def restated_check(run: Run, answer: str) -> bool:
-    """Once: the answer's numbers are all the task's own, none a tool's, while the last result is new ("5.0" for
-    "How many meters are 5 such pipes?" after 13.716): the model restated the question. It goes back with that
-    result named (after `unfinished_check`, which takes the case where the restated number is still to use)."""
-    done = good_steps(run)
-    if run.restated_sent or run.final_only or not done or not run.deps.settings.check_sources:
-        return False
-    if not restates_task(run.ctx.task, answer, [step.result or "" for step in done]):
-        return False
-    run.restated_sent = True
-    latest = (done[-1].result or "").strip()
-    run.notice("final answer restates the task's numbers, not a tool's result; sent back", result=latest)
-    run.messages.append(prompting.copied_notice(run.ctx.task, answer.strip(), "", latest))
-    return True
-
-
-def echoed_again(run: Run, answer: str) -> str | None:
-    """The answer to accept instead, when the model insists after the notice: a call's input again gives way to
-    that call's result ("photosynthesis" twice after `reverse_string` returned "sisehtnysotohp"), and the task's
-    numbers again to the last result, written where the one number was ("5.0" twice for five pipes of 2.7432 m,
-    after 13.716). As for an unsourced number (`unsourced_numbers`), the tool's result wins. None otherwise."""
-    done = good_steps(run)
-    copied = _copied_step(run, answer) if run.copied_checked else None
-    if copied is not None:
-        run.notice("final answer was a call's input again; replaced by its result", result=copied.result)
-        return (copied.result or "").strip()
-    if not run.restated_sent or not done:
-        return None
-    if not restates_task(run.ctx.task, answer, [step.result or "" for step in done]):
-        return None
-    latest = (done[-1].result or "").strip()
-    replaced = with_tool_value(answer, numbers_written(answer), latest)
-    if replaced == answer:
-        return None
-    run.notice("final answer restated the task's numbers again; replaced by the last result", result=latest)
-    return replaced
-
-
-def _bare(text: str) -> str:
-    """The text without the quotes, backticks, spaces and closing stop a model wraps around a value. Case stays:
-    "YES" for "Write 'yes' in capitals" is an answer, not the input."""
-    return " ".join(text.strip().strip("`'\".").split())
-
-
-def unit_check(run: Run, answer: str) -> bool:
-    """Once: the answer repeats the last result, of a tool whose docs count in one unit of time, while the task
-    asks for another ("how many weeks" answered with date_diff's days; agentcore.asked_units)."""
-    done = good_steps(run)
-    if run.unit_checked or run.final_only or not done or not run.deps.settings.check_unfinished:
-        return False
-    last, result = done[-1].call, done[-1].result or ""
-    spec = next((spec for spec in run.specs if last is not None and spec.name == last.name), None)
-    if spec is None or not repeats_result(run.ctx.task, answer, result):
-        return False
-    units = asked_unit(run.ctx.task, tool_docs(spec))
-    if units is None:
-        return False
-    run.unit_checked, run.forced = True, frozenset(s.name for s in run.specs)
-    run.notice("final answer is in the unit its tool counts in, not the one the task asks for", units=units)
-    run.messages.append(prompting.unit_notice(run.ctx.task, result, spec.name, *units))
-    return True
-
-
-def made_up_check(run: Run, answer: str) -> bool:
-    """The answer is a tool's result on numbers from nowhere ("100 + 200" for two prices): another tool must get
-    real values first."""
-    inputs, result, tools, items = made_up_inputs(run, answer)
-    if inputs:
-        run.forced = frozenset(tools)
-        run.notice("final answer was computed from made-up inputs; another tool is required", numbers=inputs)
-        run.messages.append(prompting.made_up_notice(run.ctx.task, inputs, result, tools, items))
-    return bool(inputs)
-
-
-def wrong_row_check(run: Run, answer: str) -> bool:
-    """Once: the answer's numbers come from lines of the last result that do not name the task's item, while one
-    line does (agentcore.rows): the model took the first row of a table. The notice quotes the right line."""
-    done = good_steps(run)
-    if run.row_checked or run.final_only or not done or not run.deps.settings.check_sources:
-        return False
-    row = wrong_row(run.ctx.task, answer, done[-1].result or "")
-    if row is None:
-        return False
-    run.row_checked = True
-    run.notice("final answer taken from a line the task does not name; sent back", row=row)
-    run.messages.append(prompting.wrong_row_notice(run.ctx.task, answer, row))
-    return True
-
-
-def memory_answer_check(run: Run, answer: str) -> bool:
-    """Once: the first answer came from memory, with no call tried, while an offered tool's name and docs share two
-    or more content words with the task (agentcore.tool_fit): that tool is required next. Answers with numbers
-    worked out from the task's are the unsourced check's (`guessed`)."""
-    if run.memory_checked or run.final_only or not run.deps.settings.check_sources:
-        return False
-    if any(step.call is not None for step in run.steps) or guessed(run.ctx.task, answer):
-        return False
-    fits = fitting_tools(run.ctx.task, [spec for spec in run.specs if spec.name in run.offered])
-    if not fits:
-        return False
-    run.memory_checked = True
-    run.forced = frozenset(fits)
-    run.notice("final answer from memory while a tool the task describes is offered; that tool is required next",
-               tools=fits)  # fmt: skip
-    run.messages.append(prompting.missing_tool_notice(run.ctx.task, fits))
-    return True
-
-
-def held_answer_check(run: Run, answer: str) -> bool:
-    """Once: after a call no word of the task is about was held back (`unfitting_call`), an answer with a number
-    while the task has none came from memory ("The office desk costs $1000." for `item_value(name="office
-    desk")`): when every value of the held call is the task's own, the model meant that tool to tell it, and the
-    tool is required next. An answer in words stands (no tool fits the question), and so does one after a held
-    call with values of the model's own (`get_game_results(date="2023-04-15")` for "Who played for Clippers in
-    NBA": a guess, not a lookup)."""
-    held, run.fit_held = run.fit_held, None
-    if held is None or good_steps(run) or not numbers_in(answer) or held.name not in run.offered:
-        return False
-    if not all(isinstance(v, str) and mentions(run.ctx.task, v) for v in leaves(held.arguments)):
-        return False
-    tool = held.name
-    run.forced = frozenset({tool})
-    run.notice("final answer with a number no tool returned after a held-back call; that tool is required next",
-               tools=[tool])  # fmt: skip
-    run.messages.append(prompting.missing_tool_notice(run.ctx.task, [tool]))
-    return True
-
-
-# The checks a final answer goes through, in order; the first that sends it back wins.
-ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
-    missing_tool_check,
-    copied_input_check,
-    unfinished_check,
-    restated_check,
-    unit_check,
-    uncombined_check,
-    made_up_check,
-    wrong_row_check,
-    memory_answer_check,
-    held_answer_check,
-)
-
-
-def unused_named_tools(run: Run) -> list[str]:
-    """Tools the task names ("use the calculator") that the run has not called; checked once per run."""
-    if run.forced_once or run.final_only:
-        return []
-    run.forced_once = True
-    called = {step.call.name for step in run.steps if step.call is not None}
-    return [name for name in prompting.named_tools(run.ctx.task, run.specs) if name not in called]
-
-
-def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str]:
-    """(the task's unused numbers, the items it lists that no call used, the last result) when the answer only
-    repeats that result. Fires once, and once more after a new result when the first notice named items (each
-    item of "3 monitors and 2 keyboards" is a lookup of its own, and the sum is one more step)."""
-    checked = run.unfinished_results
-    if len(checked) >= 2 or run.final_only or not run.deps.settings.check_unfinished:
-        return [], [], ""
-    done = good_steps(run)
-    if not done:
-        return [], [], ""
-    result = done[-1].result or ""
-    if checked and (result in checked or not run.unfinished_named):
-        return [], [], ""
-    # The model's own calls as well as what ran: a policy may have rewritten a number the model did use. Not
-    # calls that failed: `calculator("Subtract 20 from the price of a keyboard")` used no 20 (compose3 p05).
-    # Nor, once the made-up check fired, the calls on invented inputs (the made-up total, then one price looked
-    # up and answered alone: the task's numbers went into no real call).
-    skip = run.failed_calls | (_invented_calls(run, done) if run.made_up_at else set())
-    calls = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
-    calls += [step.call for step in done if step.call]
-    used = [call.arguments for call in calls if call.signature() not in skip]
-    echoed = echoes_task(run.ctx.task, answer, used)
-    if echoed:
-        checked.append(result)
-        return echoed, [], result
-    if not repeats_result(run.ctx.task, answer, result):
-        # An answer with a number no tool returned, while a listed item was never fetched, is a guess at it
-        # ("39.95" for a keyboard and a mouse after the mouse alone): name the item rather than the arithmetic.
-        results = [step.result or "" for step in done]
-        unnamed = unused_words(run) if unsourced(run.ctx.task, answer, results, used) else []
-        if unnamed:
-            checked.append(result)
-        return [], unnamed, result
-    pending, unnamed = premature(run.ctx.task, answer, result, used), unused_words(run)
-    if pending or unnamed:  # only a check that fired counts: another check may send an answer back first
-        checked.append(result)
-    return pending, unnamed, result
-
-
-def _invented_calls(run: Run, done: list[Step]) -> set[str]:
-    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
-    calls = [step.call for step in done if step.call is not None]
-    return {calls[i].signature() for i in made_up_steps(run.ctx.task, steps)}
-
-
-def unused_words(run: Run) -> list[str]:
-    """The task's own content words (not the tools' docs, not an instruction verb) that no call or result has,
-    standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards;
-    else those the last read-only tool accepts (`Run.probed_items`: "... than a tablet" after the laptop)."""
-    return parallel_unused(run.ctx.task, _candidates(run), _used_text(run)) or list(run.probed_items)
-
-
-def _candidates(run: Run) -> list[str]:
-    docs = " ".join(f"{spec.description} {' '.join(spec.parameters.get('properties', {}))}" for spec in run.specs)
-    return task_words(run.ctx.task, docs, {})
-
-
-def _used_text(run: Run) -> str:
-    """The good calls' arguments and results, as one text to find the task's words in."""
-    return " ".join(
-        f"{json.dumps(s.call.arguments, ensure_ascii=False)} {s.result or ''}" for s in good_steps(run) if s.call
-    )
-
-
-def good_steps(run: Run) -> list[Step]:
-    return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
-
-
-def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
-    """(the answer's numbers that no tool returned, the latest result, whether this answer was sent back for
-    that already). Before any good call, an answer with numbers to a task with numbers counts too (once): it was
-    worked out without the tools. Typed outputs are not checked: a schema's numbers (a score, a count, an id) are
-    often the model's to give."""
-    settings = run.deps.settings
-    if not settings.check_sources or not run.specs or settings.output_schema is not None:
-        return [], "", False
-    done = good_steps(run)
-    if not done:
-        if run.guess_checked or run.final_only:
-            return [], "", False
-        run.guess_checked = True
-        return guessed(run.ctx.task, answer), "", False
-    insisted = run.unsourced_sent
-    if not insisted and (run.sources_checked or run.final_only):
-        return [], "", False
-    run.sources_checked = True
-    calls = [step.call.arguments for step in done if step.call]
-    results = [step.result or "" for step in done]
-    return unsourced(run.ctx.task, answer, results, calls), results[-1], insisted
-
-
-def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], list[str]]:
-    """(made-up inputs, their result, the other tools to get values with, the task's items no call used yet) when
-    the answer is the result of a call on numbers from nowhere. Fires only when an offered tool the run has not
-    used could supply real values; once more after a new result (the model often fetches one item of two, then
-    repeats its made-up total)."""
-    settings = run.deps.settings
-    done = good_steps(run)
-    fired = run.made_up_at
-    if not settings.check_sources or run.final_only or settings.output_schema is not None:
-        return [], "", [], []
-    if len(fired) >= 2 or (fired and fired[-1] == len(done)):
-        return [], "", [], []
-    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
-    inputs, result = made_up(run.ctx.task, answer, steps)
-    makers = {s.call.name for s in done if s.call is not None and (s.result or "").strip() == result}
-    others = [spec.name for spec in run.specs if spec.name not in makers]
-    if not inputs or not others:
-        return [], "", [], []
-    fired.append(len(done))
-    return inputs, result, others, unused_items(run)
-
-
-def unused_items(run: Run) -> list[str]:
-    """The task's own content words that no call or result has (the candidates for values still to get)."""
-    used = _used_text(run)
-    return [word for word in _candidates(run) if not mentions(used, word)]
 
 
 def doubled_call(run: Run, call: ToolCall) -> bool:
@@ -449,41 +65,6 @@ def doubled_call(run: Run, call: ToolCall) -> bool:
     fixed = ToolCall(source.name, _with_item(run, source.arguments, items[0]))
     run.messages.append(prompting.doubled_notice(run.ctx.task, fixed, value, items[0]))
     return True
-
-
-def uncombined_results(run: Run, answer: str) -> list[str]:
-    """Once: the results of one tool still to combine (two looked-up prices that no call has used yet) when the
-    answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no tool returned
-    (their sum worked out in the model's head). The items are the task's when it lists them together ("a laptop
-    and a tablet") or when the item probe named the second one (`Run.items_probed`: "more than a tablet")."""
-    if run.combine_checked or run.final_only or not run.deps.settings.check_sources:
-        return []
-    done = [s for s in good_steps(run) if s.call is not None]
-    if not done:
-        return []
-    steps = [(s.call.arguments, s.result or "") for s in done if s.call is not None]
-    made = set(made_up_steps(run.ctx.task, steps))
-    waiting = set(open_results(steps))
-    last = done[-1].call.name if done[-1].call else ""
-    first = {s.call.signature(): i for i, s in reversed(list(enumerate(done))) if s.call is not None}
-    same = [  # a call made again (the repeat notice) brings no second value
-        s.result or ""
-        for i, s in enumerate(done)
-        if s.call is not None
-        and s.call.name == last
-        and s.result in waiting
-        and i not in made
-        and first[s.call.signature()] == i
-    ]
-    together = run.items_probed or listed_together(run.ctx.task, _candidates(run), _used_text(run))
-    if len(same) < 2 or not together:
-        return []
-    calls = [arguments for arguments, _ in steps]
-    guessed_sum = unsourced(run.ctx.task, answer, [result for _, result in steps], calls)
-    if not (leaves_out(answer, same) or guessed_sum):
-        return []
-    run.combine_checked = True
-    return same
 
 
 def _with_item(run: Run, arguments: dict[str, Any], item: str) -> dict[str, Any]:
@@ -646,6 +227,12 @@ def stale_again(run: Run, call: ToolCall) -> ToolCall:
     return fix
 
 
+def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` less the optional ones whose numbers no one gave (`grounding.invented_optional`)."""
+    invented = invented_optional(arguments, spec.parameters, spec.description, _spoken(run))
+    return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
+
+
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
     into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a
@@ -655,7 +242,9 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     names added as its bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as
     "85 + 85 * 0.5"; agentcore.portions), and two results added where the task asks how much one exceeds the
     other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and a near copy of
-    a text the task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes)."""
+    a text the task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date
+    goes in the layout its docs name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument
+    whose numbers no one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -663,6 +252,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     results = [step.result or "" for step in good_steps(run)]
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
+    arguments = _without_invented(run, spec, in_documented_layout(arguments, spec.parameters))
     if arguments is call.arguments:
         return call
     fixed = ToolCall(name=call.name, arguments=arguments)

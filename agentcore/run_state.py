@@ -1,5 +1,6 @@
-"""The state of one run, shared by the loop (`agentcore.loop`) and its checks (`agentcore.loop_checks`):
-`LoopSettings`, `RunDeps` (all the loop knows of its owner) and `Run` (the mutable state of one run)."""
+"""The state of one run, shared by the loop (`agentcore.loop`) and its checks (`agentcore.answer_checks`,
+`agentcore.loop_checks`): `LoopSettings`, `RunDeps` (all the loop knows of its owner) and `Run` (the mutable state
+of one run)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """An answer in the unit of time its tool counts in, where the task asks for another, goes back once
-(`agentcore.asked_units`, `loop_checks.unit_check`)."""
+(`agentcore.asked_units`, `answer_checks.unit_check`)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,14 @@ from typing import Literal
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.grounding import counted_items, listed_together, parallel_unused, placeholders, task_words
+from agentcore.grounding import (
+    counted_items,
+    invented_optional,
+    listed_together,
+    parallel_unused,
+    placeholders,
+    task_words,
+)
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -99,3 +106,35 @@ def test_counted_items_pair_each_count_with_its_items_result() -> None:
     assert counted_items(task, ["3", "2"], steps) == ["3 * 45.9", "2 * 32.4"]
     assert counted_items(task, ["3", "2"], steps[:1]) == []  # a count without its item: no pairs at all
     assert counted_items("Convert 5 miles and add 3.", ["3"], [({"value": 5}, "8.04672")]) == []
+
+
+PROJECT = {
+    "type": "object",
+    "properties": {
+        "project_name": {"type": "string"},
+        "start_date": {"type": "string", "description": "The start date, YYYY-MM-DD."},
+        "format": {"type": "string", "enum": ["2D", "3D"]},
+    },
+    "required": ["project_name"],
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "given", "invented"),
+    [
+        (
+            {"project_name": "car-rental", "start_date": "2021-06-15"},
+            "details of the 'car-rental' project",
+            ["start_date"],
+        ),
+        (
+            {"project_name": "car-rental", "start_date": "2021-06-15"},
+            "the 'car-rental' project since June 15, 2021",
+            [],
+        ),
+        ({"project_name": "car-rental", "start_date": "yesterday"}, "the 'car-rental' project", []),  # no numbers
+        ({"project_name": "x-2000", "format": "3D"}, "the project", []),  # required, or an enum value
+    ],
+)
+def test_invented_optional(arguments: dict[str, object], given: str, invented: list[str]) -> None:
+    assert invented_optional(arguments, PROJECT, "Project details.", given) == invented

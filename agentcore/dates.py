@@ -1,0 +1,74 @@
+"""A date written in another order than its argument's docs ask for: "2022/08/16" where the docs say "The date
+(month-day-year)", or "03/17/1915" where they say "in YYYY-MM-DD format".
+
+The 0.5B model copies a date as the task writes it whatever the docs say. Where an argument's docs name one date
+layout (YYYY-MM-DD, MM-DD-YYYY, MM/DD/YYYY, DD-MM-YYYY, DD/MM/YYYY, or the words "month-day-year"), and the value
+is a plain date whose day, month and year can be told apart, the call runs with the date in the documented layout.
+A date whose day and month could be swapped ("03/04/2022") is read month first only when the docs ask for a layout
+with the year first, as a US task writes it; any other value (a time, a range, a month alone) is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# The documented layouts, as (order, separator): "ymd", "mdy" or "dmy".
+_LAYOUTS = (
+    (re.compile(r"\byyyy([-/.])mm\1dd\b", re.I), "ymd"),
+    (re.compile(r"\bmm([-/.])dd\1yyyy\b", re.I), "mdy"),
+    (re.compile(r"\bdd([-/.])mm\1yyyy\b", re.I), "dmy"),
+    (re.compile(r"\bmonth([-/])day\1year\b", re.I), "mdy"),
+    (re.compile(r"\bday([-/])month\1year\b", re.I), "dmy"),
+    (re.compile(r"\byear([-/])month\1day\b", re.I), "ymd"),
+)
+_YEAR_FIRST = re.compile(r"(\d{4})([-/.])(\d{1,2})\2(\d{1,2})")
+_YEAR_LAST = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4})")
+
+
+def documented_layout(description: str) -> tuple[str, str] | None:
+    """(order, separator) of the one date layout `description` names, or None when it names none or several."""
+    found = {(order, match.group(1)) for pattern, order in _LAYOUTS for match in pattern.finditer(description)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _parts(value: str, year_first_docs: bool) -> tuple[int, int, int] | None:
+    """(year, month, day) of a plain date, or None when it is no date or its day and month cannot be told apart."""
+    match = _YEAR_FIRST.fullmatch(value)
+    if match:
+        year, month, day = int(match.group(1)), int(match.group(3)), int(match.group(4))
+    else:
+        match = _YEAR_LAST.fullmatch(value)
+        if match is None:
+            return None
+        first, second, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
+        if first > 12 >= second:
+            day, month = first, second
+        elif second > 12 >= first or year_first_docs:  # a US task writes the month first
+            month, day = first, second
+        else:
+            return None
+    return (year, month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
+
+
+def _written(parts: tuple[int, int, int], layout: tuple[str, str]) -> str:
+    year, month, day = parts
+    order, sep = layout
+    fields = {"y": f"{year:04d}", "m": f"{month:02d}", "d": f"{day:02d}"}
+    return sep.join(fields[key] for key in order)
+
+
+def in_documented_layout(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` with each top-level date string written in the layout its docs name. The same dict when
+    nothing changes."""
+    properties = parameters.get("properties") or {}
+    fixed = dict(arguments)
+    for name, value in arguments.items():
+        schema = properties.get(name)
+        if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema:
+            continue
+        layout = documented_layout(str(schema.get("description", "")))
+        parts = _parts(value.strip(), layout is not None and layout[0] == "ymd") if layout else None
+        if layout and parts:
+            fixed[name] = _written(parts, layout)
+    return fixed if fixed != arguments else arguments

@@ -1,0 +1,56 @@
+"""What the loop's checks read from a run (`agentcore.run_state.Run`): its good steps, the task's words no call
+used yet, and the tools that fetched one of the task's items. Shared by the answer checks
+(`agentcore.answer_checks`) and the call checks (`agentcore.loop_checks`)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from agentcore.grounding import mentions, parallel_unused, task_words
+from agentcore.result import Step
+from agentcore.unfinished import leaves
+
+if TYPE_CHECKING:
+    from agentcore.run_state import Run
+
+
+def good_steps(run: Run) -> list[Step]:
+    return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
+
+
+def unused_words(run: Run) -> list[str]:
+    """The task's own content words (not the tools' docs, not an instruction verb) that no call or result has,
+    standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards;
+    else those the last read-only tool accepts (`Run.probed_items`: "... than a tablet" after the laptop)."""
+    return parallel_unused(run.ctx.task, candidates(run), used_text(run)) or list(run.probed_items)
+
+
+def candidates(run: Run) -> list[str]:
+    docs = " ".join(f"{spec.description} {' '.join(spec.parameters.get('properties', {}))}" for spec in run.specs)
+    return task_words(run.ctx.task, docs, {})
+
+
+def used_text(run: Run) -> str:
+    """The good calls' arguments and results, as one text to find the task's words in."""
+    return " ".join(
+        f"{json.dumps(s.call.arguments, ensure_ascii=False)} {s.result or ''}" for s in good_steps(run) if s.call
+    )
+
+
+def item_tools(run: Run) -> frozenset[str]:
+    """The tools a good call gave one of the task's own words to ("desk lamp" to lookup): those that fetch an item,
+    so the one an item still to get needs. The calculator a price went into is not one (it added 32.4 again)."""
+    words = candidates(run)
+    return frozenset(
+        step.call.name
+        for step in good_steps(run)
+        if step.call is not None
+        and any(isinstance(v, str) and any(mentions(v, w) for w in words) for v in leaves(step.call.arguments))
+    )
+
+
+def unused_items(run: Run) -> list[str]:
+    """The task's own content words that no call or result has (the candidates for values still to get)."""
+    used = used_text(run)
+    return [word for word in candidates(run) if not mentions(used, word)]
