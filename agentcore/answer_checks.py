@@ -353,10 +353,11 @@ def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], li
 
 
 def uncombined_results(run: Run, answer: str) -> list[str]:
-    """Once: the results of one tool still to combine (two looked-up prices that no call has used yet) when the
-    answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no tool returned
-    (their sum worked out in the model's head). The items are the task's when it lists them together ("a laptop
-    and a tablet") or when the item probe named the second one (`Run.items_probed`: "more than a tablet")."""
+    """Once: the results still to combine (two looked-up prices that no call has used yet, or a product and a
+    price) when the answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no
+    tool returned (their sum worked out in the model's head). The items are the task's when it lists them
+    together ("a laptop and a tablet", "a pen than a notebook") or when the item probe named the second one
+    (`Run.items_probed`: "more than a tablet")."""
     if run.combine_checked or run.final_only or not run.deps.settings.check_sources:
         return []
     done = [s for s in good_steps(run) if s.call is not None]
@@ -365,13 +366,15 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
     steps = [(s.call.arguments, s.result or "") for s in done if s.call is not None]
     made = set(made_up_steps(run.ctx.task, steps))
     waiting = set(open_results(steps))
-    last = done[-1].call.name if done[-1].call else ""
+    # The last tool's results, and those of a tool that fetched an item: "4 pens and a notebook" as `4 * 1.2`
+    # leaves the notebook's 3.5 beside the calculator's 4.8.
+    kinds = {done[-1].call.name if done[-1].call else ""} | item_tools(run)
     first = {s.call.signature(): i for i, s in reversed(list(enumerate(done))) if s.call is not None}
     same = [  # a call made again (the repeat notice) brings no second value
         s.result or ""
         for i, s in enumerate(done)
         if s.call is not None
-        and s.call.name == last
+        and s.call.name in kinds
         and s.result in waiting
         and i not in made
         and first[s.call.signature()] == i

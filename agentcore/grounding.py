@@ -160,12 +160,13 @@ def listed_together(task: str, words: Sequence[str], used: str) -> bool:
 
 
 def _joined(task: str, first: str, second: str) -> bool:
-    """Whether the task joins the two by "and", "or" or a comma ("a keyboard and a mouse"), either way round;
-    an article or quantity may stand before the second."""
+    """Whether the task joins the two by "and", "or" or a comma ("a keyboard and a mouse"), or compares them by
+    "than" ("a pen than a notebook", "a tablet cost than a keyboard"), either way round; an article or quantity
+    may stand before the second."""
     text = " ".join(re.findall(r"\d+(?:\.\d+)?|[a-z][a-z'-]*|,", task.lower()))
 
     def pattern(a: str, b: str) -> str:
-        joint = r" (?:, )?(?:and|or) | , "
+        joint = r" (?:, )?(?:and|or) | , | (?:[a-z]+ )?than "
         quantity = r"(?:(?:a|an|the|one|two|three|\d+(?:\.\d+)?) )?"
         return rf"(?<![a-z]){re.escape(a)}s?(?:{joint}){quantity}{re.escape(b)}s?(?![a-z])"
 

@@ -17,14 +17,11 @@ from agentcore.answer_checks import ANSWER_CHECKS, echoed_again, unsourced_numbe
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.loop_checks import (
-    doubled_call,
+    CALL_CHECKS,
     in_documented_form,
     placeholder_call,
     stale_again,
-    stale_call,
     step_items,
-    unfitting_call,
-    unsupplied_call,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
 from agentcore.named import resolved_call
@@ -75,7 +72,7 @@ class ToolTurn:
         signature = call.signature()
         if signature in run.seen_calls:
             return repeated(run, call, signature)
-        if stale_call(run, call) or doubled_call(run, call) or unsupplied_call(run, call) or unfitting_call(run, call):
+        if any(check(run, call) for check in CALL_CHECKS):
             return ModelTurn()
         decision = await run.deps.chain.before_tool(run.ctx, call)
         if isinstance(decision, Veto):

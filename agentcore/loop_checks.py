@@ -8,6 +8,7 @@ fires a bounded number of times per run.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
@@ -22,7 +23,7 @@ from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
 from agentcore.run_reads import good_steps, item_tools, unused_words
 from agentcore.tool_fit import unrelated
-from agentcore.unfinished import doubled, stale_inputs, superseded, with_result
+from agentcore.unfinished import beside_result, doubled, stale_inputs, superseded, with_result
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -202,6 +203,25 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
+def beside_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that uses an earlier call's whole input beside that call's result ("3 * 4 *
+    0.792516" after unit_convert(value=3) = 0.792516, for "How many gallons do 4 jugs of 3 liters hold?";
+    agentcore.unfinished's `beside_result`): the result stands for the input. The next turn must call the same
+    tool."""
+    if run.beside_checked or not run.deps.settings.check_sources:
+        return False
+    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    taken, result = beside_result(call.arguments, earlier, run.ctx.task)
+    if not taken:
+        return False
+    run.beside_checked, run.forced = True, frozenset({call.name})
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {' and '.join(taken)} is counted again beside {result}", True
+    run.notice("tool call uses an input beside the result that stands for it; not run", call=call.signature())
+    run.messages.append(prompting.beside_notice(run.ctx.task, call, taken, result))
+    return True
+
+
 def _stale(run: Run, call: ToolCall) -> tuple[list[str], str]:
     """(the earlier numbers the call takes, the result that belongs there): an earlier call's input, or a result
     a later call already used (agentcore.unfinished's `stale_inputs` and `superseded`)."""
@@ -260,3 +280,13 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
         "tool call written in the form its docs and the task give", call=call.signature(), fixed=fixed.signature()
     )
     return fixed
+
+
+# The checks a call goes through before it runs, in order; the first that holds it back wins.
+CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
+    stale_call,
+    beside_call,
+    doubled_call,
+    unsupplied_call,
+    unfitting_call,
+)

@@ -24,6 +24,7 @@ NoticeKind = Literal[
     "wrong_row",
     "unit",
     "copied",
+    "beside",
 ]
 
 

@@ -297,8 +297,13 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unsupplied", "wrong_row", "unit", "copied"):
-        texts = {"unsupplied": _unsupplied_text, "wrong_row": _wrong_row_text, "unit": _unit_text}
+    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside"):
+        texts = {
+            "unsupplied": _unsupplied_text,
+            "wrong_row": _wrong_row_text,
+            "unit": _unit_text,
+            "beside": _beside_text,
+        }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
         return _check_notice_text(part)
@@ -360,6 +365,20 @@ def _unit_text(part: NoticePart) -> str:
     return (
         f"Not done yet: {clip(part.result)} is in {counted} ({part.what} counts {counted}), but the task asks for"
         f" {asked}.\nTask: {part.task}\nConvert {clip(part.result)} {counted} to {asked} with a tool, then answer."
+    )
+
+
+def beside_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
+    """`call` used `numbers`, an earlier call's input, beside `result`, which stands for them."""
+    return render(NoticePart("beside", task, call=call, result=result, names=tuple(numbers)))
+
+
+def _beside_text(part: NoticePart) -> str:
+    numbers, name = " and ".join(part.names), part.call.name if part.call else "the tool"
+    return (
+        f"Not run: {numbers} went into an earlier step, whose result {clip(part.result)} already stands for it;"
+        f" that call counts it twice.\nTask: {part.task}\nCall {name} again with {clip(part.result)} in place of"
+        f" {numbers}, not beside it."
     )
 
 

@@ -74,6 +74,7 @@ class Run:
     stale_checked: bool = False
     stale_fix: ToolCall | None = None  # the call a stale notice wrote out: run if the input is taken again
     doubled_checked: bool = False
+    beside_checked: bool = False  # a call that counted an input beside its result was held back once
     combine_checked: bool = False
     placeholder_checked: bool = False
     row_checked: bool = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -202,6 +203,23 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
         taken = mine & {round(abs(v), 12) for v in argument_numbers(inputs)}
         if name != tool and taken and numbers_in(result):
             return [_plain(n) for n in sorted(taken)], result
+    return [], ""
+
+
+def beside_result(arguments: Any, earlier: Sequence[tuple[str, Any, str]], task: str) -> tuple[list[str], str]:
+    """(the number, the result) when the call uses an earlier call's whole input, given to another tool as a number
+    of its own, beside that call's result, and the task writes that number once: "A jug holds 3 liters. How many
+    gallons do 4 jugs hold?" called as `3 * 4 * 0.792516` after unit_convert(value=3) = 0.792516. The result
+    stands for the input; one jug is counted twice. A number inside an expression (`50 * 0.1` = 5, then `50 + 5`
+    for "50 plus 10% of it") is a part, not a whole, and is never judged."""
+    mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
+    written = Counter(round(abs(n), 12) for n in numbers_in(task))
+    for _, inputs, result in reversed(earlier):
+        whole = {round(abs(v), 12) for v in leaves(inputs) if isinstance(v, int | float) and not isinstance(v, bool)}
+        values = {round(abs(n), 12) for n in numbers_in(result)}
+        taken = [n for n in sorted(mine & whole - values) if written[n] == 1]
+        if taken and values and values <= mine:
+            return [_plain(n) for n in taken], result.strip()
     return [], ""
 
 

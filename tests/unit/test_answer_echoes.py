@@ -8,7 +8,7 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import echoes_task, restates_task
+from agentcore.unfinished import beside_result, echoes_task, restates_task
 
 
 @tool(read_only=True)
@@ -123,3 +123,36 @@ async def test_a_model_that_restates_the_task_again_gets_the_last_result_written
     result = await Agent(model, tools=[calculator]).run(PACKS)
     assert result.output == "24.0 pens" and len(model.requests) == 3
     assert any("replaced by the last result" in e.get("message", "") for e in result.trace)
+
+
+@tool(read_only=True)
+def to_gallons(liters: float) -> str:
+    """Convert liters to gallons."""
+    return str(round(liters * 0.264172, 6))
+
+
+JUGS = "A jug holds 3 liters. How many gallons do 4 jugs hold?"
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "taken"),
+    [
+        ("3 * 4 * 0.792516", JUGS, ["3"]),
+        ("4 * 0.792516", JUGS, []),
+        ("3 + 0.792516", "Convert 3 liters to gallons and add it to 3.", []),  # the task writes 3 twice
+        ("50 + 5", "Take 50 and add 10% of it.", []),  # 50 went into an expression: a part, not the whole
+    ],
+)
+def test_beside_result(expression: str, task: str, taken: list[str]) -> None:
+    earlier = [("to_gallons", {"liters": 3}, "0.792516"), ("calculator", {"expression": "50 * 0.1"}, "5")]
+    assert beside_result({"expression": expression}, earlier, task)[0] == taken
+
+
+async def test_an_input_counted_beside_its_result_is_held_back_once() -> None:
+    script = [call("to_gallons", liters=3), call("calculator", expression="3 * 4 * 0.792516")]
+    model = ScriptedModel([*script, call("calculator", expression="4 * 0.792516"), "3.170064"])
+    result = await Agent(model, tools=[to_gallons, calculator]).run(JUGS)
+    assert result.output == "3.170064"
+    notice = model.requests[2].messages[-1].content
+    assert "Not run: 3 went into an earlier step, whose result 0.792516 already stands for it" in notice
+    assert [t.name for t in model.requests[2].tools] == ["calculator"]

@@ -138,3 +138,9 @@ PROJECT = {
 )
 def test_invented_optional(arguments: dict[str, object], given: str, invented: list[str]) -> None:
     assert invented_optional(arguments, PROJECT, "Project details.", given) == invented
+
+
+def test_two_items_compared_by_than_stand_together() -> None:
+    assert parallel_unused("How much cheaper is a pen than a notebook?", ["pen", "notebook"], "pen 1.2") == ["notebook"]
+    task = "How much more does a tablet cost than a keyboard?"
+    assert parallel_unused(task, ["tablet", "keyboard"], "tablet 329") == ["keyboard"]

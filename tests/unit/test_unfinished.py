@@ -328,7 +328,9 @@ async def test_an_unfinished_notice_names_the_items_not_looked_up_and_may_fire_o
             call("lookup", key="chair"),
             "45",  # only the second item: one more notice
             call("calculator", expression="899*3"),
-            "2697",
+            "2697",  # the laptops alone: the chairs' 45 is still to add
+            call("calculator", expression="2697+90"),
+            "2787",
         ]
     )
     await Agent(model, tools=[lookup, calculator]).run("What do 3 laptops and 2 chairs cost?")
@@ -336,7 +338,8 @@ async def test_an_unfinished_notice_names_the_items_not_looked_up_and_may_fire_o
     assert first.startswith("Not done yet: 899 is only the result of the last step; the task still uses 3 and 2")
     assert "names chairs, which no call has used" in first and first.endswith("Call a tool for chairs next.")
     assert second.startswith("Not done yet: the results 899, 45 are not combined yet; the task counts them as 3 * 899")
-    assert len(model.requests) == 6
+    assert model.requests[6].messages[-1].content.startswith("Not done yet: the results 45, 2697 are not combined")
+    assert len(model.requests) == 8
 
 
 async def test_without_named_items_the_unfinished_check_fires_once() -> None:
@@ -490,6 +493,17 @@ async def test_counts_with_no_item_looked_up_are_named_as_counts() -> None:
 
 async def test_a_repeated_last_result_with_results_waiting_names_each_count_with_its_item() -> None:
     first = [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215"]
-    model = ScriptedModel([*first, call("calculator", expression="3*215"), "645"])
-    await Agent(model, tools=[price, calculator]).run("What do 3 monitors and 2 keyboards cost?")
+    rest = [call("calculator", expression="3*215"), "645", call("calculator", expression="645+91.8"), "736.8"]
+    await Agent(model := ScriptedModel([*first, *rest]), tools=[price, calculator]).run(
+        "What do 3 monitors and 2 keyboards cost?"
+    )
     assert "the task counts them as 3 * 215 and 2 * 45.9" in model.requests[4].messages[-1].content
+    assert "the results 45.9, 645 are not combined yet" in model.requests[6].messages[-1].content
+
+
+async def test_an_items_price_left_out_of_the_product_goes_back_with_both_results() -> None:
+    fetched = [call("price", key="monitors"), call("price", key="keyboard"), call("calculator", expression="3*215")]
+    model = ScriptedModel([*fetched, "645", call("calculator", expression="645+45.9"), "690.9"])
+    result = await Agent(model, tools=[price, calculator]).run("What do 3 monitors and a keyboard cost?")
+    assert "the results 45.9, 645 are not combined yet" in model.requests[4].messages[-1].content
+    assert result.output == "690.9"
