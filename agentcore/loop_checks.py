@@ -23,7 +23,7 @@ from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
 from agentcore.run_reads import good_steps, item_tools, unused_words
 from agentcore.tool_fit import unrelated
-from agentcore.unfinished import beside_result, doubled, stale_inputs, superseded, with_result
+from agentcore.unfinished import beside_result, doubled, stale_inputs, superseded, with_result, without_term
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -218,8 +218,15 @@ def beside_call(run: Run, call: ToolCall) -> bool:
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {' and '.join(taken)} is counted again beside {result}", True
     run.notice("tool call uses an input beside the result that stands for it; not run", call=call.signature())
-    run.messages.append(prompting.beside_notice(run.ctx.task, call, taken, result))
+    fixed = {k: _without(v, taken) for k, v in call.arguments.items()}
+    run.messages.append(prompting.beside_notice(run.ctx.task, ToolCall(call.name, fixed), taken, result))
     return True
+
+
+def _without(value: Any, taken: list[str]) -> Any:
+    """`value` with the one counted-again number left out of its sum or product, where that can be written."""
+    shorter = without_term(value, taken[0]) if isinstance(value, str) and len(taken) == 1 else None
+    return value if shorter is None else shorter
 
 
 def _stale(run: Run, call: ToolCall) -> tuple[list[str], str]:

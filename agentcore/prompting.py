@@ -369,16 +369,20 @@ def _unit_text(part: NoticePart) -> str:
 
 
 def beside_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
-    """`call` used `numbers`, an earlier call's input, beside `result`, which stands for them."""
+    """A call used `numbers`, an earlier call's input, beside `result`, which stands for them; `call` is it
+    written without them."""
     return render(NoticePart("beside", task, call=call, result=result, names=tuple(numbers)))
 
 
 def _beside_text(part: NoticePart) -> str:
-    numbers, name = " and ".join(part.names), part.call.name if part.call else "the tool"
+    """`part.call` is the held-back call with the number left out where that could be written."""
+    fixed = part.call or ToolCall("the tool", {})
+    example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+    numbers = " and ".join(part.names)
     return (
         f"Not run: {numbers} went into an earlier step, whose result {clip(part.result)} already stands for it;"
-        f" that call counts it twice.\nTask: {part.task}\nCall {name} again with {clip(part.result)} in place of"
-        f" {numbers}, not beside it."
+        f" that call counts it twice.\nTask: {part.task}\nCall {fixed.name} without {numbers}, for example:"
+        f" {example}"
     )
 
 

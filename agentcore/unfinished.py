@@ -9,6 +9,7 @@ phrasings: it reads the numbers, not the words around them.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections import Counter
@@ -221,6 +222,31 @@ def beside_result(arguments: Any, earlier: Sequence[tuple[str, Any, str]], task:
         if taken and values and values <= mine:
             return [_plain(n) for n in taken], result.strip()
     return [], ""
+
+
+def without_term(expression: str, number: str) -> str | None:
+    """`expression` with the term `number` left out of its outermost sum or product ("3 * 4 * R" -> "4 * R",
+    "7 + 2 * R" -> "2 * R"), or None when the number is no such term or nothing would be left."""
+    try:
+        tree = ast.parse(expression, mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(tree, ast.BinOp) or not isinstance(tree.op, ast.Add | ast.Mult):
+        return None
+    kind, terms = type(tree.op), []
+    stack: list[ast.expr] = [tree]
+    while stack:  # the flattened chain, in order: (a * b) * c -> a, b, c
+        node = stack.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, kind):
+            stack += [node.right, node.left]
+        else:
+            terms.append(node)
+    value = float(number)
+    index = next((i for i, t in enumerate(terms) if isinstance(t, ast.Constant) and t.value == value), None)
+    if index is None or len(terms) < 2:
+        return None
+    kept = [ast.unparse(t) for i, t in enumerate(terms) if i != index]
+    return (" * " if kind is ast.Mult else " + ").join(kept)
 
 
 def superseded(arguments: Any, earlier: Sequence[tuple[str, Any, str]]) -> tuple[list[str], str]:

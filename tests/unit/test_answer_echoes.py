@@ -8,7 +8,7 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import beside_result, echoes_task, restates_task
+from agentcore.unfinished import beside_result, echoes_task, restates_task, without_term
 
 
 @tool(read_only=True)
@@ -155,4 +155,12 @@ async def test_an_input_counted_beside_its_result_is_held_back_once() -> None:
     assert result.output == "3.170064"
     notice = model.requests[2].messages[-1].content
     assert "Not run: 3 went into an earlier step, whose result 0.792516 already stands for it" in notice
+    assert '{"tool": "calculator", "arguments": {"expression": "4 * 0.792516"}}' in notice
     assert [t.name for t in model.requests[2].tools] == ["calculator"]
+
+
+def test_without_term_leaves_one_term_out_of_the_outer_sum_or_product() -> None:
+    assert without_term("3 * 4 * 1.056688", "3") == "4 * 1.056688"
+    assert without_term("7 + 2 * 15.432358", "7") == "2 * 15.432358"
+    assert without_term("3 - 1", "3") is None  # no sum or product
+    assert without_term("3 * 4", "5") is None
