@@ -289,3 +289,30 @@ async def test_a_call_no_word_of_the_task_is_about_is_held_back_and_a_needed_one
     needed = await Agent(qwen, tools=[item_value]).run("What does the office desk cost?")
     ran = [step.result for step in needed.steps if step.call is not None and not step.tool_error]
     assert ran == ["310"] and "310" in str(needed.output)
+
+
+async def test_a_step_that_names_an_item_not_fetched_gets_it_first(qwen: LlamaCppModel) -> None:
+    """Told "the results to use are 32.4 and 97.2" for "add the price of a usb cable", this model added them; the
+    step now asks for the usb cable first, with the lookup required (compose dev m19)."""
+    result = await shop(qwen, "Look up the price of a desk lamp, multiply it by 3, and add the price of a usb cable.")
+    keys = [s.call.arguments.get("key") for s in result.steps if s.call is not None and s.call.name == "lookup"]
+    assert "usb cable" in keys
+    assert "105.95" in str(result.output)
+
+
+async def test_an_answer_that_restates_the_tasks_number_gets_the_result(qwen: LlamaCppModel) -> None:
+    """After `5 * 2.7432` = 13.716 this model answered "5.0" (a number of the task); sent back, it said "5.0"
+    again, and the last result is written in (dev probe z05)."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["unit_convert", "calculator"]))
+    result = await agent.run("A pipe is 9 feet long. How many meters are 5 such pipes?")
+    assert any(e["kind"] == "notice" and "restates the task's numbers" in e["message"] for e in result.trace)
+    assert "13.716" in str(result.output)
+
+
+async def test_a_miscounted_run_of_the_quoted_words_is_counted_as_quoted(qwen: LlamaCppModel) -> None:
+    """This model gave word_count the quote with one "la" lost (dev probe k07)."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["word_count"]))
+    result = await agent.run("How many words are in 'la la la la la la la la la la la la bye'?")
+    assert result.steps[0].call is not None
+    assert result.steps[0].call.arguments["text"] == "la la la la la la la la la la la la bye"
+    assert str(result.output).strip() == "13"
