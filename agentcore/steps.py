@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcore.unfinished import argument_numbers, numbers_in
+from agentcore.unfinished import argument_numbers, numbers_in, open_results
 
 # ", then", "; then", "and then", ". Then": the ways people chain instructions in one sentence.
 _THEN = re.compile(r"\s*(?:[,;]\s*(?:and\s+)?|\.\s+|\s+and\s+)then\b[,:]?\s*", re.IGNORECASE)
@@ -143,12 +143,7 @@ class StepPlan:
         """The results no later call took as an input, in order, once each: those the next step may use. The
         desk lamp's 32.4 went into `32.4 * 3`, so "add the price of a usb cable" gets 97.2 alone (with both, the
         model added them). A result with no number is always open."""
-        found = []
-        for index, (_, result) in enumerate(self.calls):
-            later = {round(abs(v), 9) for arguments, _ in self.calls[index + 1 :] for v in argument_numbers(arguments)}
-            if not {round(abs(n), 9) for n in numbers_in(result)} & later:
-                found.append(result)
-        return list(dict.fromkeys(found))
+        return list(dict.fromkeys(open_results(self.calls, words=True)))
 
     @classmethod
     def of(cls, task: str) -> StepPlan:

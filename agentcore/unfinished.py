@@ -47,9 +47,19 @@ def argument_numbers(arguments: Any) -> Iterable[float]:
             yield from numbers_in(leaf)
 
 
+def values_in(text: str) -> set[float]:
+    """The numbers of `text` as a set to compare: sign dropped, rounded to 12 places."""
+    return {round(abs(n), 12) for n in numbers_in(text)}
+
+
+def argument_values(arguments: Any) -> set[float]:
+    """The numbers of a call's arguments, compared as `values_in` compares a text's."""
+    return {round(abs(v), 12) for v in argument_numbers(arguments)}
+
+
 def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     """The task's numbers, as written, that appear in none of the calls' arguments ("15%" also as 0.15)."""
-    used = {round(abs(value), 12) for arguments in calls for value in argument_numbers(arguments)}
+    used = {v for arguments in calls for v in argument_values(arguments)}
     text = _THOUSANDS.sub("", task)
     unused = []
     for match in _NUMBER.finditer(text):
@@ -78,8 +88,8 @@ def echoes_task(task: str, answer: str, calls: Sequence[dict[str, Any]]) -> list
     """The numbers still to use, when every number of the answer is the task's own and one of them went into no
     call: "3 miles" for "How many miles are 3 such roads?" after the conversion of one road. The answer restates
     the question's number instead of computing with it; else []."""
-    got = {round(abs(n), 12) for n in numbers_in(_json_text(answer.strip()))}
-    given = {round(abs(n), 12) for n in numbers_in(task)}
+    got = values_in(_json_text(answer.strip()))
+    given = values_in(task)
     if not calls or not got or got - given:
         return []
     pending = unused_numbers(task, calls)
@@ -96,10 +106,10 @@ def restates_task(task: str, answer: str, results: Sequence[str]) -> bool:
     """Whether every number of the answer is the task's own and no tool returned one of them, while the last
     result brings a number the task lacks: "5.0" for "How many meters are 5 such pipes?" after 5 * 2.7432 =
     13.716. (Its numbers all used, so `echoes_task` has nothing still to use.)"""
-    got = {round(abs(n), 12) for n in numbers_in(_json_text(answer.strip()))}
-    given = {round(abs(n), 12) for n in numbers_in(task)}
-    returned = {round(abs(n), 12) for result in results for n in numbers_in(result)}
-    last = {round(abs(n), 12) for n in numbers_in(results[-1])} if results else set()
+    got = values_in(_json_text(answer.strip()))
+    given = values_in(task)
+    returned = {v for result in results for v in values_in(result)}
+    last = values_in(results[-1]) if results else set()
     return bool(got and last - given) and not (got - given or got & returned)
 
 
@@ -118,13 +128,14 @@ def leaves_out(answer: str, results: Sequence[str]) -> bool:
     return any(shown) and not all(shown)
 
 
-def open_results(steps: Sequence[tuple[Any, str]]) -> list[str]:
-    """The numeric results of (arguments, result) steps, in order, that no later step's arguments use."""
+def open_results(steps: Sequence[tuple[Any, str]], *, words: bool = False) -> list[str]:
+    """The numeric results of (arguments, result) steps, in order, that no later step's arguments use; with
+    `words`, a result with no number too (a step plan carries "Lima" into the next step)."""
     found = []
     for index, (_, result) in enumerate(steps):
-        later = {round(abs(v), 12) for arguments, _ in steps[index + 1 :] for v in argument_numbers(arguments)}
-        values = {round(abs(n), 12) for n in numbers_in(result)}
-        if values and not values & later:
+        later = {v for arguments, _ in steps[index + 1 :] for v in argument_values(arguments)}
+        values = values_in(result)
+        if (values or words) and not values & later:
             found.append(result.strip())
     return found
 
@@ -160,14 +171,14 @@ def made_up_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
     """The (arguments, result) steps whose inputs came from nowhere: two or more distinct numbers in none of the
     task (digits, words, or a percentage as its fraction), an earlier call or an earlier result. Beside a number
     of the task too: "the price of a backpack divided among 3 friends" called as "3 * 1.5 * 2.5"."""
-    known = {round(abs(n), 12) for n in numbers_in(task)} | spelled_numbers(task) | {0.0, 1.0}
+    known = values_in(task) | spelled_numbers(task) | {0.0, 1.0}
     known |= {share for match in _PERCENT.finditer(task) for share in _as_fraction(float(match.group(1)))}
     found = []
     for index, (arguments, result) in enumerate(steps):
-        mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
+        mine = argument_values(arguments)
         if len(mine - known) >= 2:
             found.append(index)
-        known |= mine | {round(abs(n), 12) for n in numbers_in(result)}
+        known |= mine | values_in(result)
     return found
 
 
@@ -196,12 +207,12 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
     """(numbers this call takes from an earlier call's input, that call's result) when the call uses none of the
     earlier results: "8 feet in cm (243.84), minus 50 cm" called as calculator("8 - 50"). Only across tools: the
     same tool on the same number again ("5 miles in km, and in m") is a new step, not a lost result."""
-    mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
-    results = {round(abs(n), 12) for _, _, result in earlier for n in numbers_in(result)}
+    mine = argument_values(arguments)
+    results = {v for _, _, result in earlier for v in values_in(result)}
     if not mine or mine & results:
         return [], ""
     for name, inputs, result in reversed(earlier):
-        taken = mine & {round(abs(v), 12) for v in argument_numbers(inputs)}
+        taken = mine & argument_values(inputs)
         if name != tool and taken and numbers_in(result):
             return [_plain(n) for n in sorted(taken)], result
     return [], ""
@@ -213,11 +224,11 @@ def beside_result(arguments: Any, earlier: Sequence[tuple[str, Any, str]], task:
     gallons do 4 jugs hold?" called as `3 * 4 * 0.792516` after unit_convert(value=3) = 0.792516. The result
     stands for the input; one jug is counted twice. A number inside an expression (`50 * 0.1` = 5, then `50 + 5`
     for "50 plus 10% of it") is a part, not a whole, and is never judged."""
-    mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
+    mine = argument_values(arguments)
     written = Counter(round(abs(n), 12) for n in numbers_in(task))
     for _, inputs, result in reversed(earlier):
         whole = {round(abs(v), 12) for v in leaves(inputs) if isinstance(v, int | float) and not isinstance(v, bool)}
-        values = {round(abs(n), 12) for n in numbers_in(result)}
+        values = values_in(result)
         taken = [n for n in sorted(mine & whole - values) if written[n] == 1]
         if taken and values and values <= mine:
             return [_plain(n) for n in taken], result.strip()
@@ -254,17 +265,17 @@ def superseded(arguments: Any, earlier: Sequence[tuple[str, Any, str]]) -> tuple
     result) when the call uses no result still open: "count the words (5), double the count (10), and add 1"
     called as calculator("5 + 1"). A result used twice in one expression, or beside a newer one ("45.9 + 4.59"),
     is no such call."""
-    mine = {round(abs(v), 12) for v in argument_numbers(arguments)}
+    mine = argument_values(arguments)
     steps = [(inputs, result) for _, inputs, result in earlier]
     still_open = set(open_results(steps))
-    if not mine or mine & {round(abs(n), 12) for r in still_open for n in numbers_in(r)}:
+    if not mine or mine & {v for r in still_open for v in values_in(r)}:
         return [], ""
     for index in range(len(steps) - 1, -1, -1):
         inputs, result = steps[index]
         if result.strip() not in still_open:
             continue
-        before = {round(abs(n), 12) for _, r in steps[:index] for n in numbers_in(r)}
-        taken = mine & before & {round(abs(v), 12) for v in argument_numbers(inputs)}
+        before = {v for _, r in steps[:index] for v in values_in(r)}
+        taken = mine & before & argument_values(inputs)
         if len(taken) == 1:
             return [_plain(n) for n in taken], result
     return [], ""
@@ -276,7 +287,7 @@ def doubled(arguments: Any, results: Sequence[str]) -> int | None:
     for value in argument_numbers(arguments):
         counts[round(abs(value), 12)] = counts.get(round(abs(value), 12), 0) + 1
     for index in range(len(results) - 1, -1, -1):
-        values = {round(abs(n), 12) for n in numbers_in(results[index])}
+        values = values_in(results[index])
         if len(values) == 1 and counts.get(values.pop(), 0) >= 2:
             return index
     return None
