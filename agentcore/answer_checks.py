@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from agentcore import prompting
 from agentcore.asked_units import asked_unit
 from agentcore.grounding import counted_items, listed_together, mentions
-from agentcore.messages import CallPart
+from agentcore.messages import CallPart, ToolCall
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
@@ -38,6 +38,7 @@ from agentcore.unfinished import (
     unused_numbers,
     with_tool_value,
 )
+from agentcore.unit_names import converter, unconverted
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -154,6 +155,41 @@ def _bare(text: str) -> str:
     return " ".join(text.strip().strip("`'\".").split())
 
 
+def conversion_check(run: Run, answer: str) -> bool:
+    """Once: the task names a unit to answer in that no conversion has reached ("express the rest in meters"
+    after mi -> km; "40 meters in feet, less 10" answered `40 - 10`) while the task names another of its kind:
+    the converter is required next, and the notice writes the conversion out (agentcore.unit_names)."""
+    if run.converted_checked or run.final_only or not run.deps.settings.check_unfinished:
+        return False
+    found = _conversion_due(run)
+    if found is None:
+        return False
+    call, word = found
+    run.converted_checked, run.forced, run.conversion_fix = True, frozenset({call.name}), call
+    run.notice("final answer before a conversion to the unit the task asks for", call=call.signature())
+    run.messages.append(prompting.convert_notice(run.ctx.task, call, word))
+    return True
+
+
+def _conversion_due(run: Run) -> tuple[ToolCall, str] | None:
+    """The conversion still due, written out, and the task's word for the unit it reaches: from the task's
+    number in its unit, or from the latest result in the unit the last conversion reached."""
+    done = good_steps(run)
+    for spec in run.specs:
+        shape = converter(spec.parameters) if spec.name in run.offered else None
+        calls = [s.call.arguments for s in done if s.call is not None and s.call.name == spec.name]
+        due = unconverted(run.ctx.task, shape, calls) if shape is not None else None
+        if shape is None or due is None:
+            continue
+        latest = numbers_in(done[-1].result or "") if done and due.number is None else []
+        number = latest[0] if len(latest) == 1 else due.number
+        if number is not None:
+            value = int(number) if number.is_integer() else number
+            arguments = {shape.value: value, shape.source: due.source, shape.target: due.unit}
+            return ToolCall(spec.name, arguments), due.word
+    return None
+
+
 def unit_check(run: Run, answer: str) -> bool:
     """Once: the answer repeats the last result, of a tool whose docs count in one unit of time, while the task
     asks for another ("how many weeks" answered with date_diff's days; agentcore.asked_units)."""
@@ -244,6 +280,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     copied_input_check,
     unfinished_check,
     restated_check,
+    conversion_check,
     unit_check,
     uncombined_check,
     made_up_check,

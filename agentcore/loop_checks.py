@@ -24,6 +24,7 @@ from agentcore.rates import as_fractions
 from agentcore.run_reads import good_steps, item_tools, unused_words
 from agentcore.tool_fit import unrelated
 from agentcore.unfinished import beside_result, doubled, stale_inputs, superseded, with_result, without_term
+from agentcore.unit_names import as_named, converter
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -188,8 +189,8 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     """Hold back, once, a call that takes an earlier call's input where that call's result belongs, or a result
     that a later call already used where that call's result belongs ("5 + 1" after "5 * 2" = 10 for "double the
     count, and add 1"); the next turn must call the same tool (the model was mid-step)."""
-    if run.stale_checked or not run.deps.settings.check_sources:
-        return False
+    if run.stale_checked or not run.deps.settings.check_sources or call == run.conversion_fix:
+        return False  # the conversion a notice wrote out takes the task's number, not a result
     taken, result = _stale(run, call)
     if not taken:
         return False
@@ -260,6 +261,12 @@ def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> di
     return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
 
 
+def _as_named(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A converter's call from the unit the task writes its number in to the unit it asks for (unit_names)."""
+    shape = converter(spec.parameters)
+    return as_named(arguments, shape, run.ctx.task) if shape is not None else arguments
+
+
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
     into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a
@@ -279,6 +286,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     results = [step.result or "" for step in good_steps(run)]
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
+    arguments = _as_named(run, spec, arguments)
     arguments = _without_invented(run, spec, in_documented_layout(arguments, spec.parameters))
     if arguments is call.arguments:
         return call

@@ -25,6 +25,7 @@ NoticeKind = Literal[
     "unit",
     "copied",
     "beside",
+    "convert",
 ]
 
 

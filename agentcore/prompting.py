@@ -297,12 +297,13 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside"):
+    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert"):
         texts = {
             "unsupplied": _unsupplied_text,
             "wrong_row": _wrong_row_text,
             "unit": _unit_text,
             "beside": _beside_text,
+            "convert": _convert_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -365,6 +366,21 @@ def _unit_text(part: NoticePart) -> str:
     return (
         f"Not done yet: {clip(part.result)} is in {counted} ({part.what} counts {counted}), but the task asks for"
         f" {asked}.\nTask: {part.task}\nConvert {clip(part.result)} {counted} to {asked} with a tool, then answer."
+    )
+
+
+def convert_notice(task: str, call: ToolCall, unit: str) -> Message:
+    """The answer came before any conversion reached `unit`, the unit the task asks for; `call` is that
+    conversion written out (agentcore.unit_names)."""
+    return render(NoticePart("convert", task, call=call, names=(unit,)))
+
+
+def _convert_text(part: NoticePart) -> str:
+    fixed = part.call or ToolCall("the tool", {})
+    example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+    return (
+        f"Not done yet: the task asks for {part.names[0]}, and no conversion has reached it.\nTask: {part.task}\n"
+        f"Convert with {fixed.name} first, for example: {example}\nThen finish the task's remaining steps."
     )
 
 

@@ -83,6 +83,8 @@ class Run:
     copied_checked: bool = False  # an answer that was a call's own input went back once for its result
     restated_sent: bool = False  # an answer of the task's own numbers went back; a second one is replaced
     unit_checked: bool = False  # an answer in its tool's unit of time went back once for the task's unit
+    converted_checked: bool = False  # an answer before the unit the task asks for went back once (unit_names)
+    conversion_fix: ToolCall | None = None  # the conversion that notice wrote out: it runs unchallenged
     memory_checked: bool = False  # a first answer from memory went back once for the tool the task describes
     unsupplied_held: int = 0  # calls held back for required values no one gave; at 2 the run may only answer
     made_up_at: list[int] = field(default_factory=list)  # good steps done when the made-up check fired

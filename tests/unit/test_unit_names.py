@@ -1,0 +1,140 @@
+"""Units the task names, read against a converter's enum (agentcore.unit_names): the repair of a conversion's
+unit pair, and the answer check for a conversion not yet done."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+from agentcore.unit_names import Converter, Due, as_named, converter, named_units, unconverted
+
+Unit = Literal["km", "m", "cm", "mi", "ft", "in", "kg", "g", "lb", "l", "ml", "gal", "C", "F", "K"]
+_METRES = {"km": 1000.0, "m": 1.0, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "in": 0.0254}
+_KILOS = {"kg": 1.0, "g": 0.001, "lb": 0.45359237}
+
+
+@tool(read_only=True)
+def unit_convert(value: float, from_unit: Unit, to_unit: Unit) -> str:
+    """Convert a value between units.
+
+    Args:
+        value: The number to convert.
+        from_unit: Unit of the value.
+        to_unit: Unit to convert to.
+    """
+    table = _METRES if from_unit in _METRES else _KILOS
+    if to_unit not in table:
+        raise ValueError(f"cannot convert {from_unit} to {to_unit}")
+    return str(round(value * table[from_unit] / table[to_unit], 6))
+
+
+@tool(read_only=True)
+def calculator(expression: str) -> str:
+    """Evaluate arithmetic."""
+    left, op, right = expression.split()
+    a, b = float(left), float(right)
+    return str(round({"*": a * b, "/": a / b, "+": a + b, "-": a - b}[op], 6))
+
+
+SHAPE = Converter("value", "from_unit", "to_unit", tuple(Unit.__args__))
+
+
+def test_a_converter_is_two_parameters_sharing_an_enum_of_units() -> None:
+    assert converter(unit_convert.parameters) == SHAPE
+    assert converter(calculator.parameters) is None
+    colours = {"type": "string", "enum": ["red", "green", "blue"]}
+    paint = {"properties": {"amount": {"type": "number"}, "base": colours, "tint": colours}}
+    assert converter(paint) is None  # a shared enum, but no units
+
+
+@pytest.mark.parametrize(
+    ("task", "named"),
+    [
+        ("What is 25 pounds in kilograms, plus 3?", [("lb", 25.0), ("kg", None)]),
+        ("How many kilometers is 26.2 miles?", [("km", None), ("mi", 26.2)]),
+        ("Convert 12 in to cm", [("in", 12.0), ("cm", None)]),  # "in" is a unit only after a number
+        ("How much is 40 meters in feet?", [("m", 40.0), ("ft", None)]),
+        ("Convert 100 degrees Fahrenheit to Celsius", [("F", 100.0), ("C", None)]),
+        ("A rod weighs 9 kilograms.", [("kg", 9.0)]),  # a rod is a unit to pint, but not one of the enum
+    ],
+)
+def test_named_units(task: str, named: list[tuple[str, float | None]]) -> None:
+    assert [(n.unit, n.number) for n in named_units(task, SHAPE)] == named
+
+
+@pytest.mark.parametrize(
+    ("task", "pair", "fixed"),
+    [
+        ("What is 25 pounds in kilograms, plus 3?", ("kg", "m"), ("lb", "kg")),
+        ("A bucket holds 5 liters. How many milliliters do 3 buckets hold?", ("l", "mi"), ("l", "ml")),
+        ("How many kilometers is 26.2 miles?", ("km", "mi"), ("mi", "km")),  # the asked unit named first
+        ("How many feet are in 3 meters?", ("m", "ft"), ("m", "ft")),  # right already
+    ],
+)
+def test_as_named(task: str, pair: tuple[str, str], fixed: tuple[str, str]) -> None:
+    value = next(n.number for n in named_units(task, SHAPE) if n.number is not None)
+    arguments = {"value": value, "from_unit": pair[0], "to_unit": pair[1]}
+    assert as_named(arguments, SHAPE, task) == {"value": value, "from_unit": fixed[0], "to_unit": fixed[1]}
+
+
+def test_a_number_the_task_writes_without_a_unit_is_left_alone() -> None:
+    arguments = {"value": 13.09, "from_unit": "km", "to_unit": "ft"}
+    assert as_named(arguments, SHAPE, "Convert 10 miles to km, subtract 3, and give it in meters.") is arguments
+
+
+@pytest.mark.parametrize(
+    ("task", "done", "due"),
+    [
+        ("How much is 40 meters in feet, less 10?", [], Due("ft", "feet", 40.0, "m")),
+        (
+            "Convert 10 miles to kilometers, subtract 3, and express the rest in meters.",
+            [{"value": 10, "from_unit": "mi", "to_unit": "km"}],
+            Due("m", "meters", None, "km"),
+        ),
+        ("How many kilometers is 26.2 miles?", [{"value": 26.2, "from_unit": "mi", "to_unit": "km"}], None),
+        ("What do 3 boards of 2 meters measure in meters?", [], None),  # one unit: nothing to convert
+        ("What is 4 * 5?", [], None),
+    ],
+)
+def test_unconverted(task: str, done: list[dict[str, object]], due: Due | None) -> None:
+    assert unconverted(task, SHAPE, done) == due
+
+
+async def test_a_call_with_the_wrong_units_runs_with_the_ones_the_task_names() -> None:
+    model = ScriptedModel([call("unit_convert", value=25, from_unit="kg", to_unit="m"), "11.339809"])
+    result = await Agent(model, tools=[unit_convert]).run("What is 25 pounds in kilograms?")
+    assert result.output == "11.339809"
+    assert result.steps[0].call is not None and result.steps[0].call.arguments["from_unit"] == "lb"
+
+
+async def test_an_answer_before_the_asked_conversion_goes_back_with_the_conversion_written_out() -> None:
+    task = "How much is 40 meters in feet, less 10?"
+    script = [
+        call("calculator", expression="40 - 10"),
+        "30",
+        call("unit_convert", value=40, from_unit="m", to_unit="ft"),
+        call("calculator", expression="131.233596 - 10"),
+        "121.233596",
+    ]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[unit_convert, calculator]).run(task)
+    assert result.output == "121.233596"
+    notice = model.requests[2].messages[-1].content
+    assert "asks for feet" in notice and '"to_unit": "ft"' in notice
+    assert '"from_unit": "m"' in notice and '"value": 40' in notice
+    assert not model.requests[2].allow_final
+
+
+async def test_the_conversion_check_fires_once() -> None:
+    script = [
+        call("calculator", expression="40 - 10"),
+        "30",
+        call("unit_convert", value=30, from_unit="m", to_unit="cm"),
+    ]
+    model = ScriptedModel([*script, "3000"])
+    result = await Agent(model, tools=[unit_convert, calculator]).run("How much is 40 meters in feet, less 10?")
+    assert result.output == "3000"  # still no feet, but the check has had its turn: the run ends
