@@ -56,6 +56,9 @@ async def calc(expression: str) -> Any:
         ("round(sin(pi / 2) + cos(0), 6)", "2"),
         ("log(8, 2)", "3"),
         ("+5 - -5", "10"),
+        ("899 - 0.20 * 899 = 899 - 179.8 = 719.2", "719.2"),  # working written out: the first side counts
+        ("3 * 4 = 13", "12"),  # ... even where the model's own working is wrong
+        ("total = 3 * 85", "255"),  # a named result: the first side that is arithmetic
     ],
 )
 async def test_calculator_arithmetic(expression: str, expected: str) -> None:
@@ -91,6 +94,8 @@ async def test_calculator_arithmetic(expression: str, expected: str) -> None:
         ("max()", "wrong number of arguments"),
         ("round(1.5, ndigits=1)", "positional"),
         ("True + 1", "only numbers"),
+        ("x = y", "is an equation; pass one side only. unknown name 'x'"),
+        ("2 == 2", "Compare is not allowed"),
         ("2j", "only numbers"),
     ],
 )

@@ -94,6 +94,9 @@ def evaluate(expression: str) -> Number:
     text = _normalise(expression)
     if not text:
         raise ValueError("expression is empty; pass an arithmetic expression such as 2 * (3 + 4)")
+    sides = _EQUALS.split(text)
+    if len(sides) > 1:
+        return _first_side(expression, sides)
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -106,6 +109,23 @@ def evaluate(expression: str) -> Number:
         raise ValueError("the result is too large") from None
     except RecursionError:
         raise ValueError("the expression is nested too deeply") from None
+
+
+# A small model writes out its working: "899 - 0.20 * 899 = 899 - 179.8 = 719.2", or "total = 3 * 85".
+_EQUALS = re.compile(r"(?<![<>=!])=(?!=)")
+
+
+def _first_side(expression: str, sides: Sequence[str]) -> Number:
+    """The value of the first side of an equation chain that is arithmetic: what the model asked to compute;
+    the sides after it are its own working, which may be wrong. A chain with no arithmetic side gets the first
+    side's error."""
+    errors: list[ValueError] = []
+    for side in sides:
+        try:
+            return evaluate(side)
+        except ValueError as error:
+            errors.append(error)
+    raise ValueError(f"{expression!r} is an equation; pass one side only. {errors[0]}")
 
 
 # A small model writes the value it has not fetched yet ("6 * (price of printer)"): say where numbers come from.
