@@ -22,6 +22,7 @@ from agentcore.portions import of_results
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
 from agentcore.run_reads import good_steps, item_tools, unused_words
+from agentcore.stand_ins import with_results
 from agentcore.tool_fit import unrelated
 from agentcore.unfinished import beside_result, doubled, stale_inputs, superseded, with_result, without_term
 from agentcore.unit_names import as_named, converter
@@ -278,11 +279,16 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and a near copy of
     a text the task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date
     goes in the layout its docs name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument
-    whose numbers no one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional)."""
+    whose numbers no one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and a converter
+    goes between the units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its
+    text or a name written into arithmetic in place of its result goes as that result (agentcore.stand_ins)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
-    arguments = as_fractions(as_quoted(call.arguments, run.ctx.task), spec.parameters, run.ctx.task)
+    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    arguments = {key: with_results(value, call.name, earlier) for key, value in call.arguments.items()}
+    arguments = arguments if arguments != call.arguments else call.arguments
+    arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     results = [step.result or "" for step in good_steps(run)]
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)

@@ -1,0 +1,60 @@
+"""What a small model writes into an arithmetic argument in place of a result it already has (issue #12):
+- the earlier call itself: `calculator("date_diff(2024-06-01, 2024-06-02) * 86400")`;
+- the text an earlier call counted: `"a journey of a thousand miles ... step * 2 ** 2"` after `word_count` on it;
+- a name for the one value fetched so far: `"price + (price / 2)"` after `lookup` gave 64, `"D * D - D"` after
+  `date_diff` gave 44.
+
+Each stands for that call's result, so the argument goes with the result written in (`with_results`). Only
+results of other tools, and only a result that is one number, are written in: a calculator's own earlier
+expressions are the stale check's business (`agentcore.unfinished.stale_inputs`). A name goes in only when one
+number was fetched and the expression uses one name: "price_a + price_b" stays as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agentcore.unfinished import numbers_in
+
+_OPERATOR = re.compile(r"[-+*/]")
+_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()")
+# Constants and the multiplication sign a calculator reads itself ("6 x 7").
+_READ_BY_CALCULATORS = frozenset({"pi", "e", "x", "X"})
+MIN_TEXT = 8  # a shorter input ("pen") may be a word of the expression's own
+
+
+def with_results(value: Any, tool: str, earlier: Sequence[tuple[str, Any, str]]) -> Any:
+    """`value` with each stand-in for an earlier result (of a tool other than `tool`) replaced by that result;
+    the same object when it has none or is no arithmetic."""
+    if not isinstance(value, str) or not _OPERATOR.search(value):
+        return value
+    numbers = [(name, arguments, result.strip()) for name, arguments, result in earlier if name != tool]
+    numbers = [(name, arguments, result) for name, arguments, result in numbers if _one_number(result)]
+    fixed = value
+    for name, arguments, result in numbers:
+        fixed = re.sub(rf"\b{re.escape(name)}\s*\([^()]*\)", result, fixed)
+        for text in _texts(arguments):
+            fixed = fixed.replace(text, result)
+    fixed = _named(fixed, {result for _, _, result in numbers})
+    return fixed if fixed != value else value
+
+
+def _named(expression: str, results: set[str]) -> str:
+    names = {name for name in _NAME.findall(expression) if name not in _READ_BY_CALCULATORS}
+    if len(names) != 1 or len(results) != 1:
+        return expression
+    return _NAME.sub(lambda m: results.copy().pop() if m.group(1) in names else m.group(0), expression)
+
+
+def _texts(arguments: Any) -> list[str]:
+    """An earlier call's string inputs that are text (letters and a space), longest first."""
+    values = arguments.values() if isinstance(arguments, dict) else ()
+    texts = [v for v in values if isinstance(v, str) and len(v) >= MIN_TEXT and " " in v and re.search("[a-z]", v)]
+    return sorted(texts, key=len, reverse=True)
+
+
+def _one_number(result: str) -> bool:
+    found = numbers_in(result)
+    return len(found) == 1 and result.lstrip("-").replace(".", "", 1).isdigit()

@@ -1,0 +1,53 @@
+"""An earlier call, its text or a name written into arithmetic in place of its result (agentcore.stand_ins)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.stand_ins import with_results
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.builtin.calculator import evaluate, format_number
+from agentcore.tools.function import tool
+
+WEBCAM = [("lookup", {"table": "prices", "key": "webcam"}, "64")]
+PROVERB = "a journey of a thousand miles begins with a single step"
+
+
+@pytest.mark.parametrize(
+    ("expression", "earlier", "fixed"),
+    [
+        ("price + (price / 2)", WEBCAM, "64 + (64 / 2)"),
+        ("D * D - D", [("date_diff", {"start": "2024-04-01", "end": "2024-05-15"}, "44")], "44 * 44 - 44"),
+        ("date_diff(2024-06-01, 2024-06-02) * 86400", [("date_diff", {"start": "a", "end": "b"}, "1")], "1 * 86400"),
+        (f"{PROVERB} * 2 ** 2", [("word_count", {"text": PROVERB}, "11")], "11 * 2 ** 2"),
+        ("price_a + price_b", WEBCAM, "price_a + price_b"),  # two names for one value: which is which is unclear
+        ("price * 2", [*WEBCAM, ("lookup", {"key": "desk"}, "240")], "price * 2"),  # two values fetched
+        ("6 x 7 + pi", WEBCAM, "6 x 7 + pi"),  # read by the calculator itself
+        ("64 + 20", [("calculator", {"expression": "64 + 20"}, "84")], "64 + 20"),  # its own input: stale check's
+        ("price", WEBCAM, "price"),  # no arithmetic
+        ("price * 2", [("lookup", {"key": "webcam"}, "webcam: 64 dollars")], "price * 2"),  # no bare number
+    ],
+)
+def test_with_results(expression: str, earlier: list[tuple[str, dict[str, str], str]], fixed: str) -> None:
+    assert with_results(expression, "calculator", earlier) == fixed
+
+
+@tool(read_only=True)
+def lookup(key: str) -> str:
+    """Look up a product's price."""
+    return {"webcam": "64"}[key]
+
+
+@tool(read_only=True)
+def calculator(expression: str) -> str:
+    """Evaluate arithmetic."""
+    return format_number(evaluate(expression))
+
+
+async def test_a_name_for_the_fetched_value_runs_as_that_value() -> None:
+    model = ScriptedModel([call("lookup", key="webcam"), call("calculator", expression="price + (price / 2)"), "96"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What is the price of a webcam plus half of it?")
+    assert result.output == "96"
+    assert result.steps[1].call is not None and result.steps[1].call.arguments["expression"] == "64 + (64 / 2)"
+    assert result.steps[1].result == "96"
