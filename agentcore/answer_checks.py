@@ -22,6 +22,7 @@ from agentcore.rows import wrong_row
 from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
 from agentcore.tool_fit import fitting_tools, tool_docs
 from agentcore.unfinished import (
+    argument_values,
     echoes_task,
     guessed,
     leaves,
@@ -164,16 +165,20 @@ def conversion_check(run: Run, answer: str) -> bool:
     found = _conversion_due(run)
     if found is None:
         return False
-    call, word = found
+    call, word, number = found
     run.converted_checked, run.forced, run.conversion_fix = True, frozenset({call.name}), call
+    if number is not None:  # the chain starts again from the task's number: what used it before is dropped
+        done = [step.call for step in good_steps(run) if step.call is not None]
+        run.restarted = {c.signature() for c in done if number in argument_values(c.arguments)}
     run.notice("final answer before a conversion to the unit the task asks for", call=call.signature())
     run.messages.append(prompting.convert_notice(run.ctx.task, call, word))
     return True
 
 
-def _conversion_due(run: Run) -> tuple[ToolCall, str] | None:
-    """The conversion still due, written out, and the task's word for the unit it reaches: from the task's
-    number in its unit, or from the latest result in the unit the last conversion reached."""
+def _conversion_due(run: Run) -> tuple[ToolCall, str, float | None] | None:
+    """The conversion still due, written out, the task's word for the unit it reaches, and the task's number it
+    converts: from that number in its unit, or (None) from the latest result in the unit the last conversion
+    reached."""
     done = good_steps(run)
     for spec in run.specs:
         shape = converter(spec.parameters) if spec.name in run.offered else None
@@ -186,7 +191,7 @@ def _conversion_due(run: Run) -> tuple[ToolCall, str] | None:
         if number is not None:
             value = int(number) if number.is_integer() else number
             arguments = {shape.value: value, shape.source: due.source, shape.target: due.unit}
-            return ToolCall(spec.name, arguments), due.word
+            return ToolCall(spec.name, arguments), due.word, due.number
     return None
 
 
@@ -316,7 +321,7 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     # calls that failed: `calculator("Subtract 20 from the price of a keyboard")` used no 20 (compose3 p05).
     # Nor, once the made-up check fired, the calls on invented inputs (the made-up total, then one price looked
     # up and answered alone: the task's numbers went into no real call).
-    skip = run.failed_calls | (_invented_calls(run, done) if run.made_up_at else set())
+    skip = run.failed_calls | run.restarted | (_invented_calls(run, done) if run.made_up_at else set())
     calls = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     calls += [step.call for step in done if step.call]
     used = [call.arguments for call in calls if call.signature() not in skip]

@@ -85,6 +85,7 @@ class Run:
     unit_checked: bool = False  # an answer in its tool's unit of time went back once for the task's unit
     converted_checked: bool = False  # an answer before the unit the task asks for went back once (unit_names)
     conversion_fix: ToolCall | None = None  # the conversion that notice wrote out: it runs unchallenged
+    restarted: set[str] = field(default_factory=set)  # calls on the number that conversion took: superseded
     memory_checked: bool = False  # a first answer from memory went back once for the tool the task describes
     unsupplied_held: int = 0  # calls held back for required values no one gave; at 2 the run may only answer
     made_up_at: list[int] = field(default_factory=list)  # good steps done when the made-up check fired

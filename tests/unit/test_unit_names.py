@@ -129,12 +129,32 @@ async def test_an_answer_before_the_asked_conversion_goes_back_with_the_conversi
     assert not model.requests[2].allow_final
 
 
+async def test_after_the_conversion_the_steps_on_the_task_number_count_as_undone() -> None:
+    """`40 - 10` used 10 on meters; once 40 is converted, 10 is still to subtract."""
+    script = [
+        call("calculator", expression="40 - 10"),
+        "30",
+        call("unit_convert", value=40, from_unit="m", to_unit="ft"),
+        "131.233596",
+        call("calculator", expression="131.233596 - 10"),
+        "121.233596",
+    ]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[unit_convert, calculator]).run("How much is 40 meters in feet, less 10?")
+    assert result.output == "121.233596"
+    notice = model.requests[4].messages[-1].content
+    assert "Not done yet" in notice and "10" in notice
+
+
 async def test_the_conversion_check_fires_once() -> None:
     script = [
         call("calculator", expression="40 - 10"),
         "30",
         call("unit_convert", value=30, from_unit="m", to_unit="cm"),
     ]
-    model = ScriptedModel([*script, "3000"])
+    script += ["3000", call("calculator", expression="3000 - 10"), "2990"]
+    model = ScriptedModel(script)
     result = await Agent(model, tools=[unit_convert, calculator]).run("How much is 40 meters in feet, less 10?")
-    assert result.output == "3000"  # still no feet, but the check has had its turn: the run ends
+    assert result.output == "2990"  # still no feet, but the check has had its turn: the run ends
+    notices = [r.messages[-1].content for r in model.requests]
+    assert sum("no conversion has reached it" in n for n in notices) == 1
