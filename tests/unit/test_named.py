@@ -113,7 +113,9 @@ async def test_an_error_that_quotes_only_the_name_is_enough_and_one_that_quotes_
         """Evaluate arithmetic."""
         raise ValueError("bad input")
 
-    model = ScriptedModel([call("lookup", table="prices", key="pen"), call("quiet", expression="4 * pen"), "no"])
+    # Two values fetched, so the name is no stand-in for the one result (agentcore.stand_ins) before the call runs.
+    script = [call("lookup", table="prices", key="pen"), call("lookup", table="prices", key="laptop")]
+    model = ScriptedModel([*script, call("quiet", expression="4 * pen"), "no"])
     result = await Agent(model, tools=[LOOKUP, make_tool(quiet, read_only=True)]).run("What do 4 pens cost?")
     assert [s.call for s in result.steps if s.call][-1] == ToolCall("quiet", {"expression": "4 * pen"})
 
