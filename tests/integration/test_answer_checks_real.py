@@ -316,3 +316,25 @@ async def test_a_miscounted_run_of_the_quoted_words_is_counted_as_quoted(qwen: L
     assert result.steps[0].call is not None
     assert result.steps[0].call.arguments["text"] == "la la la la la la la la la la la la bye"
     assert str(result.output).strip() == "13"
+
+
+async def convert(model: LlamaCppModel, task: str) -> RunResult[str]:
+    agent: Agent[None, str] = Agent(model, tools=toolbox.agent_tools(["unit_convert", "calculator"]))
+    return await agent.run(task)
+
+
+async def test_a_conversion_runs_between_the_units_the_task_names(qwen: LlamaCppModel) -> None:
+    """This model called unit_convert(5, "l", "mi"); the task names liters and milliliters (agentcore.unit_names)."""
+    result = await convert(qwen, "A bucket holds 5 liters. How many milliliters do 3 buckets hold?")
+    conversions = [s.call.arguments for s in result.steps if s.call is not None and s.call.name == "unit_convert"]
+    assert conversions and (conversions[0]["from_unit"], conversions[0]["to_unit"]) == ("l", "ml")
+    assert "15000" in str(result.output)
+
+
+async def test_a_third_step_in_another_unit_is_not_dropped(qwen: LlamaCppModel) -> None:
+    """This model answered 2350 (meters) for "express the sum in miles"; the answer goes back with the conversion
+    written out, and the final number needs all three steps."""
+    result = await convert(qwen, "Convert 2 kilometers to meters, add 350, and express the sum in miles.")
+    notices = [e for e in result.trace if e["kind"] == "notice" and "conversion" in e["message"]]
+    assert notices, "the answer in meters was not sent back"
+    assert "1.460222" in str(result.output)
