@@ -18,6 +18,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 NEAR = 0.9
+MIN_RUN = 3  # a quote that opens with a word three times or more: a run the model may repeat past
 # The quotes of English tasks; an apostrophe inside a word ("the tablet's price") opens and closes none.
 _QUOTED = re.compile(r"(?<!\w)'([^']{2,}?)'(?!\w)|\"([^\"]{2,})\"|“([^”]{2,})”")
 
@@ -48,6 +49,15 @@ def _near_copy(value: str, span: str) -> bool:
     words, span_words = value.split(), span.split()
     if len(span_words) > 1 and set(words) == set(span_words):  # the same words, another count or order
         return True
+    if _runs_on(words, span_words):
+        return True
     if len(words) != len(span_words):
         return False
     return SequenceMatcher(None, value, span, autojunk=False).ratio() >= NEAR  # a letter lost or doubled
+
+
+def _runs_on(words: list[str], span_words: list[str]) -> bool:
+    """The model repeated the span's opening word past its run and never reached the rest ("ha" a hundred times
+    for 'ha ha ... ha ho'): one word only, the span opening with `MIN_RUN` or more of it, more of it than that."""
+    run = next((i for i, word in enumerate(span_words) if word != span_words[0]), len(span_words))
+    return run >= MIN_RUN and set(words) == {span_words[0]} and len(words) > run

@@ -29,6 +29,9 @@ def test_quoted_spans_skip_apostrophes_inside_words() -> None:
         ("Count the words in 'hello'.", "hello world", "hello world"),  # a word the quote lacks
         ("Count the words in 'a b' and 'a b b'.", "a b b b", "a b b b"),  # near both quotes: which is unclear
         ("Reverse the word strawberry.", "strawbery", "strawbery"),  # nothing quoted
+        (LA, " ".join(["la"] * 100), LA.split("'")[1]),  # the opening word repeated past its run, "bye" never reached
+        ("Count 'la la la la'.", "la la la la la la", "la la la la"),  # the same words in another count
+        ("Count 'la la bye'.", "la la la la la la", "la la la la la la"),  # a run of two: too short to run on
     ],
 )
 def test_as_quoted(task: str, value: str, fixed: str) -> None:
