@@ -28,6 +28,7 @@ from agentcore.turns import bound_schema
 MAX_PROBES = 12  # more alternatives than this: too many tool calls for a guess, none are tried
 MAX_WORD_PROBES = 24  # the same for word arguments (a task has more content words than an enum has values)
 WORDS = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")  # letters only: a number or an expression is no name
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # Words that name nothing by themselves: never a probe's first or last word ("price of" -> no).
 _FILLER_WORDS = (
     "a an and are at be by do does each for from how in is it its many much of on or per than that the this to "
@@ -54,7 +55,7 @@ def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> 
     no argument qualifies, or there are more than MAX_WORD_PROBES alternatives."""
     found: list[ToolCall] = []
     for key, value, node in _arguments(call, spec):
-        if not _word_value(node, value, error):
+        if not (_word_value(node, value, error) or _quoted_number(node, value, error)):
             continue
         taken = {value.casefold()}
         for other in [*runs(value, shorter=True), *runs(task, shorter=False)]:
@@ -96,6 +97,14 @@ def _arguments(call: ToolCall, spec: ToolSpec) -> list[tuple[str, Any, Any]]:
 def _word_value(node: Any, value: Any, text: str) -> bool:
     """A free string of words only, written out in `text`."""
     return free_string(node) and isinstance(value, str) and _named(value, text)
+
+
+def _quoted_number(node: Any, value: Any, error: str) -> bool:
+    """A free string that is a bare number the error quotes: a result pasted where a name belongs (`key="80"`
+    after the calculator returned 80). Only the task's words can replace it."""
+    if not (free_string(node) and isinstance(value, str)):
+        return False
+    return bool(_NUMBER.fullmatch(value.strip())) and f"'{value}'" in error
 
 
 def free_string(node: Any) -> bool:

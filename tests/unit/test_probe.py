@@ -142,6 +142,20 @@ async def test_the_one_word_that_works_runs_in_place_of_a_description() -> None:
     assert any(e["kind"] == "notice" and "other word value" in e["message"] for e in result.trace)
 
 
+async def test_a_result_pasted_as_a_key_runs_as_the_one_task_word_that_works() -> None:
+    """`key="80"` after the calculator returned 80: a number where a name belongs, tried with the task's words."""
+    failed = ToolCall("lookup", {"table": "prices", "key": "80"})
+    task = "Find the price of a laptop after a 20% discount."
+    found = keys(probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: no '80' in prices"))
+    assert "laptop" in found and "80" not in found  # the task's words only: a number has no shorter runs
+    assert probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: the table is locked") == []
+    model = ScriptedModel([call("lookup", table="prices", key="80"), "899"])
+    result = await Agent(model, tools=[READ_ONLY]).run("Find the price of a laptop.")
+    assert [s.call for s in result.steps if s.call is not None] == [
+        ToolCall("lookup", {"table": "prices", "key": "laptop"})
+    ]
+
+
 async def test_a_placeholder_runs_as_the_one_task_word_that_works_and_two_change_nothing() -> None:
     model = ScriptedModel([call("lookup", table="prices", key="product"), "1.2"])
     result = await Agent(model, tools=[READ_ONLY]).run("How much is a pen with a small discount?")
