@@ -23,6 +23,7 @@ from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
 from agentcore.run_reads import good_steps, item_tools, unused_words
 from agentcore.stand_ins import with_results
+from agentcore.step_order import current_step_only
 from agentcore.tool_fit import unrelated
 from agentcore.unfinished import beside_result, doubled, stale_inputs, superseded, with_result, without_term
 from agentcore.unit_names import as_named, converter
@@ -262,6 +263,18 @@ def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> di
     return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
 
 
+def _one_step(run: Run, arguments: dict[str, Any]) -> dict[str, Any]:
+    """An expression that also does a later step of the plan, out of the task's order, as its own step only
+    (agentcore.step_order)."""
+    step = run.plan.current
+    if step is None or run.plan.fetching:
+        return arguments
+    later = run.plan.steps[run.plan.done + 1 :]
+    results = [s.result or "" for s in good_steps(run)]
+    fixed = {k: current_step_only(v, step, results, later) if isinstance(v, str) else v for k, v in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
 def _as_named(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
     """A converter's call from the unit the task writes its number in to the unit it asks for (unit_names)."""
     shape = converter(spec.parameters)
@@ -281,13 +294,14 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     goes in the layout its docs name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument
     whose numbers no one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and a converter
     goes between the units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its
-    text or a name written into arithmetic in place of its result goes as that result (agentcore.stand_ins)."""
+    text or a name written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and an
+    expression that also does a later step of the plan against precedence goes as its own step (step_order)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
     earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
     arguments = {key: with_results(value, call.name, earlier) for key, value in call.arguments.items()}
-    arguments = arguments if arguments != call.arguments else call.arguments
+    arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     results = [step.result or "" for step in good_steps(run)]
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)

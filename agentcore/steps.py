@@ -42,6 +42,7 @@ STEP_VERBS = frozenset(
         "double",
         "download",
         "email",
+        "express",
         "extract",
         "fetch",
         "find",
@@ -69,6 +70,7 @@ STEP_VERBS = frozenset(
         "search",
         "send",
         "sort",
+        "split",
         "square",
         "store",
         "subtract",
@@ -77,6 +79,7 @@ STEP_VERBS = frozenset(
         "summarize",
         "total",
         "translate",
+        "triple",
         "upload",
         "write",
     ]

@@ -49,6 +49,11 @@ def calculator(expression: str) -> str:
         ("Count the words in 'sort and add' and square it", ("Count the words in 'sort and add'", "square it")),
         ("Fetch a, fetch b, and add the two", ("Fetch a", "fetch b", "add the two")),
         ("A lamp is on sale. Look it up and halve it", ("Look it up", "halve it")),
+        ("Get the price, add 5, and split the total among 3", ("Get the price", "add 5", "split the total among 3")),
+        (
+            "Convert 2 km to m, add 350, and express the sum in miles",
+            ("Convert 2 km to m", "add 350", "express the sum in miles"),
+        ),
         ("Get x, then read y and sum both", ("Get x", "read y", "sum both")),
     ],
 )

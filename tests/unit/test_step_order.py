@@ -1,0 +1,51 @@
+"""Two steps written as one flat expression in an order its precedence breaks (agentcore.step_order)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.step_order import current_step_only
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.builtin.calculator import evaluate, format_number
+from agentcore.tools.function import tool
+
+
+@pytest.mark.parametrize(
+    ("expression", "step", "results", "later", "fixed"),
+    [
+        ("64 + 20 / 2", "add 20", ["64"], ["halve the total"], "64 + 20"),
+        ("3 + 10 * 3", "add 10", ["3"], ["multiply the sum by 3"], "3 + 10"),  # 3 is the count and the factor
+        ("64 + 20 / 2", "add 20", ["64"], [], "64 + 20 / 2"),  # no later step: the expression is the step
+        ("64 + 20 / 4", "add 20 divided by 4", ["64"], ["halve it"], "64 + 20 / 4"),  # the step writes both
+        ("159 + 159 * 0.10", "add a tenth of it", ["159"], ["halve it"], "159 + 159 * 0.10"),  # a portion
+        ("7.25 + 3 * 7.25", "add 3 times it", ["7.25"], ["halve it"], "7.25 + 3 * 7.25"),  # ... of the result
+        ("64 + 20 / 2", "add 20", ["12"], ["halve the total"], "64 + 20 / 2"),  # not on the latest result
+        ("64 * 20 + 2", "multiply by 20", ["64"], ["add 2"], "64 * 20 + 2"),  # precedence follows the order
+    ],
+)
+def test_current_step_only(expression: str, step: str, results: list[str], later: list[str], fixed: str) -> None:
+    assert current_step_only(expression, step, results, later) == fixed
+
+
+@tool(read_only=True)
+def price(product: str) -> str:
+    """Price of a product in dollars."""
+    return {"webcam": "64"}[product]
+
+
+@tool(read_only=True)
+def calculator(expression: str) -> str:
+    """Evaluate arithmetic."""
+    return format_number(evaluate(expression))
+
+
+async def test_a_later_steps_operation_waits_for_its_step() -> None:
+    script = [call("price", product="webcam"), call("calculator", expression="64 + 20 / 2")]
+    model = ScriptedModel([*script, call("calculator", expression="84 / 2"), "42"])
+    result = await Agent(model, tools=[price, calculator]).run(
+        "Look up the price of a webcam, add 20, and halve the total."
+    )
+    ran = [s.call.arguments for s in result.steps if s.call is not None and s.call.name == "calculator"]
+    assert ran == [{"expression": "64 + 20"}, {"expression": "84 / 2"}]
+    assert result.output == "42"
