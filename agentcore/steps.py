@@ -42,7 +42,6 @@ STEP_VERBS = frozenset(
         "double",
         "download",
         "email",
-        "express",
         "extract",
         "fetch",
         "find",
@@ -79,7 +78,6 @@ STEP_VERBS = frozenset(
         "summarize",
         "total",
         "translate",
-        "triple",
         "upload",
         "write",
     ]

@@ -52,7 +52,7 @@ def calculator(expression: str) -> str:
         ("Get the price, add 5, and split the total among 3", ("Get the price", "add 5", "split the total among 3")),
         (
             "Convert 2 km to m, add 350, and express the sum in miles",
-            ("Convert 2 km to m", "add 350", "express the sum in miles"),
+            ("Convert 2 km to m", "add 350, and express the sum in miles"),  # a unit to reach: the conversion check's
         ),
         ("Get x, then read y and sum both", ("Get x", "read y", "sum both")),
     ],
