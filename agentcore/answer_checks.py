@@ -1,8 +1,8 @@
 """The checks a final answer goes through (issue #12), in order (`ANSWER_CHECKS`): a chain stopped early, an
 item the task lists never fetched, results not combined, an answer that echoes a call's input or the task's own
-numbers, one in the wrong unit, one computed from made-up inputs or worked out in the model's head. Each reads the
-task's numbers and its own words, never a list of phrasings, and each fires a bounded number of times per run
-(the flags on `Run`), so a model that insists still ends.
+numbers, one in the wrong unit or before the conversion the task asks for, one computed from made-up inputs or
+worked out in the model's head. Each reads the task's numbers and its own words, never a list of phrasings,
+and each fires a bounded number of times per run (the flags on `Run`), so a model that insists still ends.
 
 The loop (`agentcore.loop`) calls them; each one that fires appends its notice to the run's messages and may
 name the tools the next turn must call (`Run.forced`).

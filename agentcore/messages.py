@@ -154,7 +154,8 @@ class NoticePart:
     instead; `result`: the error it got; `call`: the call written with the first word), or a call whose required
     values the conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it
     was the second such call, and the next turn may only answer), or an answer taken from the wrong line of a
-    result (`result`: the answer; `message`: the line the task names)."""
+    result (`result`: the answer; `message`: the line the task names), or a conversion still due (`names`: the
+    task's word for the unit to reach; `call`: the conversion written out)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind
