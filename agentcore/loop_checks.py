@@ -263,14 +263,13 @@ def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> di
     return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
 
 
-def _one_step(run: Run, arguments: dict[str, Any]) -> dict[str, Any]:
+def _one_step(run: Run, arguments: dict[str, Any], results: list[str]) -> dict[str, Any]:
     """An expression that also does a later step of the plan, out of the task's order, as its own step only
     (agentcore.step_order)."""
     step = run.plan.current
     if step is None or run.plan.fetching:
         return arguments
     later = run.plan.steps[run.plan.done + 1 :]
-    results = [s.result or "" for s in good_steps(run)]
     fixed = {k: current_step_only(v, step, results, later) if isinstance(v, str) else v for k, v in arguments.items()}
     return fixed if fixed != arguments else arguments
 
@@ -299,11 +298,12 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
-    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    done = [step for step in good_steps(run) if step.call is not None]
+    results = [step.result or "" for step in done]
+    earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
     arguments = {key: with_results(value, call.name, earlier) for key, value in call.arguments.items()}
-    arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments)
+    arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
-    results = [step.result or "" for step in good_steps(run)]
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
     arguments = _as_named(run, spec, arguments)

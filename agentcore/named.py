@@ -28,6 +28,7 @@ from typing import Any
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.probe import FILLER, MAX_WORD_PROBES, WORDS, free_string, runs
 from agentcore.turns import bound_schema
+from agentcore.unfinished import BARE_NUMBER
 
 Probe = Callable[[list[ToolCall]], Awaitable[list[str | None]]]  # each candidate's result, None where it failed
 
@@ -35,7 +36,6 @@ _WORD = r"[^\W\d_]+(?:['-][^\W\d_]+)*"
 _JOINED = rf"{_WORD}(?:[ _]{_WORD})*"  # by single spaces or underscores: " - " is an operator, not a join
 RUN = re.compile(rf"{_JOINED}(?:\({_JOINED}\))?")  # "price of printer", "price_of_webcam", "price(webcam)"
 _EXPRESSION = re.compile(r"[\d+*/()=%^-]")
-NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 MAX_ENUM_COMBINATIONS = 8  # a tool's other arguments tried per probed word run: more is a guess, not a lookup
 
 
@@ -65,7 +65,7 @@ def known_value(run: str, done: Sequence[tuple[ToolCall, ToolSpec, str]]) -> str
     words = {w.casefold() for w in WORDS.findall(run)}
     found: dict[str, int] = {}
     for call, spec, result in done:
-        if NUMBER.fullmatch(result.strip()) is None:
+        if BARE_NUMBER.fullmatch(result.strip()) is None:
             continue
         for value in word_values(call, spec):
             named = [w.casefold() for w in WORDS.findall(value)]
@@ -149,7 +149,7 @@ async def _value(
 async def _probed_value(candidates: list[ToolCall], probe: Probe) -> str | None:
     """The one number the candidates that work agree on; None for none or several."""
     results = await probe(candidates) if candidates else []
-    numbers = {r.strip() for r in results if r is not None and NUMBER.fullmatch(r.strip())}
+    numbers = {r.strip() for r in results if r is not None and BARE_NUMBER.fullmatch(r.strip())}
     return numbers.pop() if len(numbers) == 1 else None
 
 

@@ -24,11 +24,11 @@ from agentcore.context import RunContext
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.prompting import format_result
 from agentcore.turns import bound_schema
+from agentcore.unfinished import BARE_NUMBER
 
 MAX_PROBES = 12  # more alternatives than this: too many tool calls for a guess, none are tried
 MAX_WORD_PROBES = 24  # the same for word arguments (a task has more content words than an enum has values)
 WORDS = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")  # letters only: a number or an expression is no name
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # Words that name nothing by themselves: never a probe's first or last word ("price of" -> no).
 _FILLER_WORDS = (
     "a an and are at be by do does each for from how in is it its many much of on or per than that the this to "
@@ -104,7 +104,7 @@ def _quoted_number(node: Any, value: Any, error: str) -> bool:
     after the calculator returned 80). Only the task's words can replace it."""
     if not (free_string(node) and isinstance(value, str)):
         return False
-    return bool(_NUMBER.fullmatch(value.strip())) and f"'{value}'" in error
+    return bool(BARE_NUMBER.fullmatch(value.strip())) and f"'{value}'" in error
 
 
 def free_string(node: Any) -> bool:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.unfinished import numbers_in
+from agentcore.unfinished import BARE_NUMBER
 
 _OPERATOR = re.compile(r"[-+*/]")
 _NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()")
@@ -31,7 +31,7 @@ def with_results(value: Any, tool: str, earlier: Sequence[tuple[str, Any, str]])
     if not isinstance(value, str) or not _OPERATOR.search(value):
         return value
     numbers = [(name, arguments, result.strip()) for name, arguments, result in earlier if name != tool]
-    numbers = [(name, arguments, result) for name, arguments, result in numbers if _one_number(result)]
+    numbers = [(name, arguments, result) for name, arguments, result in numbers if BARE_NUMBER.fullmatch(result)]
     fixed = value
     for name, arguments, result in numbers:
         fixed = re.sub(rf"\b{re.escape(name)}\s*\([^()]*\)", result, fixed)
@@ -45,7 +45,8 @@ def _named(expression: str, results: set[str]) -> str:
     names = {name for name in _NAME.findall(expression) if name not in _READ_BY_CALCULATORS}
     if len(names) != 1 or len(results) != 1:
         return expression
-    return _NAME.sub(lambda m: results.copy().pop() if m.group(1) in names else m.group(0), expression)
+    (name,), (value,) = names, results
+    return _NAME.sub(lambda m: value if m.group(1) == name else m.group(0), expression)
 
 
 def _texts(arguments: Any) -> list[str]:
@@ -53,8 +54,3 @@ def _texts(arguments: Any) -> list[str]:
     values = arguments.values() if isinstance(arguments, dict) else ()
     texts = [v for v in values if isinstance(v, str) and len(v) >= MIN_TEXT and " " in v and re.search("[a-z]", v)]
     return sorted(texts, key=len, reverse=True)
-
-
-def _one_number(result: str) -> bool:
-    found = numbers_in(result)
-    return len(found) == 1 and result.lstrip("-").replace(".", "", 1).isdigit()

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agentcore.unfinished import numbers_in
+from agentcore.unfinished import BARE_NUMBER, numbers_in
 
-_NUMBER = r"(-?\d+(?:\.\d+)?)"
-_FLAT = re.compile(rf"^\s*{_NUMBER}\s*([+-])\s*{_NUMBER}\s*([*/])\s*{_NUMBER}\s*$")
+_N = f"({BARE_NUMBER.pattern})"
+_FLAT = re.compile(rf"^\s*{_N}\s*([+-])\s*{_N}\s*([*/])\s*{_N}\s*$")
 
 
 def current_step_only(expression: str, step: str, results: Sequence[str], later: Sequence[str]) -> str:

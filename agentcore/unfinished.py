@@ -19,6 +19,7 @@ from typing import Any
 # Digits with an optional decimal part; thousands separators joined first ("12,500" is one number).
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a value that is one number and nothing else ("80", "-3.5")
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 
 

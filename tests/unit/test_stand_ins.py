@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
 from agentcore.stand_ins import with_results
 from agentcore.testing import ScriptedModel, call
-from agentcore.tools.builtin.calculator import evaluate, format_number
 from agentcore.tools.function import tool
 
 WEBCAM = [("lookup", {"table": "prices", "key": "webcam"}, "64")]
@@ -37,12 +37,6 @@ def test_with_results(expression: str, earlier: list[tuple[str, dict[str, str], 
 def lookup(key: str) -> str:
     """Look up a product's price."""
     return {"webcam": "64"}[key]
-
-
-@tool(read_only=True)
-def calculator(expression: str) -> str:
-    """Evaluate arithmetic."""
-    return format_number(evaluate(expression))
 
 
 async def test_a_name_for_the_fetched_value_runs_as_that_value() -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
 from agentcore.step_order import current_step_only
 from agentcore.testing import ScriptedModel, call
-from agentcore.tools.builtin.calculator import evaluate, format_number
 from agentcore.tools.function import tool
 
 
@@ -32,12 +32,6 @@ def test_current_step_only(expression: str, step: str, results: list[str], later
 def price(product: str) -> str:
     """Price of a product in dollars."""
     return {"webcam": "64"}[product]
-
-
-@tool(read_only=True)
-def calculator(expression: str) -> str:
-    """Evaluate arithmetic."""
-    return format_number(evaluate(expression))
 
 
 async def test_a_later_steps_operation_waits_for_its_step() -> None:
