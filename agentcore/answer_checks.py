@@ -182,9 +182,11 @@ def _conversion_due(run: Run) -> tuple[ToolCall, str, float | None] | None:
     done = good_steps(run)
     for spec in run.specs:
         shape = converter(spec.parameters) if spec.name in run.offered else None
+        if shape is None:
+            continue
         calls = [s.call.arguments for s in done if s.call is not None and s.call.name == spec.name]
-        due = unconverted(run.ctx.task, shape, calls) if shape is not None else None
-        if shape is None or due is None:
+        due = unconverted(run.ctx.task, shape, calls)
+        if due is None:
             continue
         latest = numbers_in(done[-1].result or "") if done and due.number is None else []
         number = latest[0] if len(latest) == 1 else due.number
