@@ -26,7 +26,7 @@ from agentcore.loop_checks import (
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
 from agentcore.named import resolved_call
 from agentcore.policy import Veto
-from agentcore.probe import alternatives, item_alternatives, outcomes, word_alternatives
+from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import good_steps
 from agentcore.run_state import Run
@@ -273,13 +273,13 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.messages[-1].role != "assistant":
         return None, ""
-    for kind, candidates in (
-        ("enum", alternatives(call, spec)),
+    for kind, tiers in (
+        ("enum", [alternatives(call, spec)]),
         ("word", word_alternatives(call, spec, run.ctx.task, error)),
     ):
-        found = await timed_probes(run, candidates) if candidates else []
-        if len(found) == 1:
-            return (found[0], kind) if await run.deps.chain.before_tool(run.ctx, found[0]) is found[0] else (None, "")
+        found = await first_found(run, tiers)
+        if (one := chosen(found)) is not None:
+            return (one, kind) if await run.deps.chain.before_tool(run.ctx, one) is one else (None, "")
     specs = {s.name: s for s in run.specs}
     done = [(s.call, specs[s.call.name], s.result or "") for s in good_steps(run) if s.call and s.call.name in specs]
     named = await resolved_call(call, error, run.specs, done, lambda cs: timed_outcomes(run, cs), task=run.ctx.task)
@@ -314,6 +314,14 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
     ):  # a tool that takes most words (word_count) names no item by taking one
         return ()
     return tuple(str(next(v for k, v in c.arguments.items() if v != last.call.arguments.get(k))) for c in found)
+
+
+async def first_found(run: Run, tiers: list[list[ToolCall]]) -> list[ToolCall]:
+    """The alternatives that work in the first tier where any works (agentcore.probe.word_alternatives)."""
+    for candidates in tiers:
+        if candidates and (found := await timed_probes(run, candidates)):
+            return found
+    return []
 
 
 async def timed_probes(run: Run, candidates: list[ToolCall]) -> list[ToolCall]:

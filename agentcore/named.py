@@ -14,6 +14,10 @@ underscores, with an optional bracketed argument: compose5 showed `price_of_webc
 `price(headphones)`. When every run resolves, the call with the numbers in place runs instead, if it works.
 Anything ambiguous or unresolved changes nothing: the model gets the error as before.
 
+An argument that is one English phrase whose order is not the expression's ("Subtract 30 from the price of a
+printer", j04 of compose11) is first read as the expression it means (agentcore.phrasing): "(the price of a
+printer) - 30", whose run then resolves as above.
+
 A run that names no item by itself ("price - 29", "0.25 * price") is read in the task's own phrase: "the price of
 a tablet" or "the tablet's price" gives "price of a tablet" and "tablet price", resolved the same way.
 """
@@ -26,6 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from agentcore.messages import ToolCall, ToolSpec
+from agentcore.phrasing import as_expression
 from agentcore.probe import FILLER, MAX_WORD_PROBES, WORDS, free_string, runs
 from agentcore.turns import bound_schema
 from agentcore.unfinished import BARE_NUMBER
@@ -123,7 +128,9 @@ async def resolved_call(
     spec = next((s for s in specs if s.name == call.name), None)
     if spec is None or not spec.read_only:
         return None
-    for key, value in call.arguments.items():
+    for key, written in call.arguments.items():
+        value = as_expression(written) if isinstance(written, str) else None
+        value = written if value is None else value
         named = named_runs(value)
         if not named or not all(_quoted(r, error) for r in named):
             continue  # the tool did not say these words were the problem

@@ -32,6 +32,22 @@ def arithmetic_hints(task: str) -> list[str]:
     return [hint for _, hint in sorted(found)]
 
 
+def as_expression(text: str) -> str | None:
+    """The expression a whole argument written as one such phrase means ("Subtract 30 from the price of a
+    printer" -> "(the price of a printer) - 30"), operands as written; None when the text is no such phrase."""
+    phrase = text.strip().rstrip(".?!").strip()
+    for pattern, template in _RULES:
+        match = pattern.match(phrase)  # the shortest operands, as in a task: the phrase must end where they do
+        if match is not None and match.end() == len(phrase):
+            parts = {key: _bracketed(value) for key, value in match.groupdict().items() if value}
+            return template.format(**parts)
+    return None
+
+
+def _bracketed(operand: str) -> str:
+    return f"({operand})" if len(operand.split()) > 1 else operand
+
+
 def _short(phrase: str) -> str:
     words = phrase.split()
     text = " ".join(words[:MAX_WORDS]) + (" ..." if len(words) > MAX_WORDS else "")

@@ -9,8 +9,9 @@ call. None or several (the task does not say which) change nothing: the model ge
 Word arguments (`word_alternatives`): the model also passes a description where a name belongs
 (`key="price of printer"`, `key="product"`: the commonest failure on issue #12's compose tasks). When the error
 names the value, the tool said that value was the problem, so the probe tries the shorter runs of its own words
-("printer") and the task's content words and word pairs ("backpack", "desk lamp"), with the same rule: the one
-that works runs, none or several change nothing.
+("printer"), then, if none works, the task's content words and word pairs ("backpack", "desk lamp"), with the
+same rule: the one that works runs, none or several change nothing, except that of nested ones ("desk lamp",
+"desk", "lamp" for "price of desk lamp") the widest runs (`chosen`).
 """
 
 from __future__ import annotations
@@ -49,20 +50,38 @@ def alternatives(call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
     return found if len(found) <= MAX_PROBES else []
 
 
-def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> list[ToolCall]:
-    """The call with one free-string argument, a value of words only that the error names, changed to each shorter
-    run of its own words and each content word or word pair of `task`; empty when the tool may have side effects,
-    no argument qualifies, or there are more than MAX_WORD_PROBES alternatives."""
-    found: list[ToolCall] = []
+def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> list[list[ToolCall]]:
+    """The call with one free-string argument, a value of words only that the error names, changed in two tiers:
+    to each shorter run of its own words, then to each content word or word pair of `task` (the value's own
+    words say more about what was meant than the task's other items do). Empty when the tool may have side
+    effects or no argument qualifies; a tier with more than MAX_WORD_PROBES alternatives is left out."""
+    own: list[ToolCall] = []
+    asked: list[ToolCall] = []
     for key, value, node in _arguments(call, spec):
         if not (_word_value(node, value, error) or _quoted_number(node, value, error)):
             continue
         taken = {value.casefold()}
-        for other in [*runs(value, shorter=True), *runs(task, shorter=False)]:
-            if other.casefold() not in taken:
-                taken.add(other.casefold())
-                found.append(ToolCall(call.name, {**call.arguments, key: other}))
-    return found if len(found) <= MAX_WORD_PROBES else []
+        for tier, words in ((own, runs(value, shorter=True)), (asked, runs(task, shorter=False))):
+            for other in words:
+                if other.casefold() not in taken:
+                    taken.add(other.casefold())
+                    tier.append(ToolCall(call.name, {**call.arguments, key: other}))
+    return [tier for tier in (own, asked) if tier and len(tier) <= MAX_WORD_PROBES]
+
+
+def chosen(found: list[ToolCall]) -> ToolCall | None:
+    """The one alternative that worked; of several, the one whose values hold each other's as a run of their
+    words ("desk lamp" over "desk" and "lamp": the most specific reading of what was written); else None."""
+    widest = [c for c in found if all(_within(other, c) for other in found)]
+    return widest[0] if len(widest) == 1 else None
+
+
+def _within(inner: ToolCall, outer: ToolCall) -> bool:
+    """Every argument of `inner` is a run of whole words of the same argument of `outer`."""
+    return all(
+        re.search(rf"(?<!\w){re.escape(str(value))}(?!\w)", str(outer.arguments.get(key, "")), re.IGNORECASE)
+        for key, value in inner.arguments.items()
+    )
 
 
 def item_alternatives(call: ToolCall, spec: ToolSpec, task: str, used: Collection[str]) -> list[ToolCall]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentcore import prompting
-from agentcore.phrasing import arithmetic_hints
+from agentcore.phrasing import arithmetic_hints, as_expression
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,10 @@ def test_the_task_message_spells_out_the_phrases() -> None:
         == 'Task: Subtract 3 from 10.\nIn numbers: "Subtract 3 from 10" means 10 - 3.'
     )
     assert prompting.task_message("What is 3 * 4?").content == "Task: What is 3 * 4?"
+
+
+def test_a_whole_argument_written_as_such_a_phrase_reads_as_its_expression() -> None:
+    assert as_expression("Subtract 30 from the price of a printer.") == "(the price of a printer) - 30"
+    assert as_expression("5 less than 12") == "12 - 5"
+    assert as_expression("Subtract 30 from the price of a printer and then add 2") is None  # more than the phrase
+    assert as_expression("the price of a printer - 30") is None

@@ -109,10 +109,11 @@ def keys(calls: list[ToolCall]) -> list[str]:
 
 def test_word_alternatives_are_shorter_runs_of_the_value_then_the_tasks_content_words() -> None:
     failed = ToolCall("lookup", {"table": "prices", "key": "price of laptop"})
-    found = probe.word_alternatives(failed, READ_ONLY.spec(), "What does the desk lamp cost?", NAMED)
+    own, asked = probe.word_alternatives(failed, READ_ONLY.spec(), "What does the desk lamp cost?", NAMED)
     # "of" starts or ends no run; "the", "does" and "what" are filler; "desk lamp" is a pair of the task
-    assert keys(found) == ["price", "laptop", "desk", "lamp", "cost", "desk lamp", "lamp cost"]
-    assert {c.arguments["table"] for c in found} == {"prices"}
+    assert keys(own) == ["price", "laptop"]
+    assert keys(asked) == ["desk", "lamp", "cost", "desk lamp", "lamp cost"]
+    assert {c.arguments["table"] for c in [*own, *asked]} == {"prices"}
 
 
 @pytest.mark.parametrize(
@@ -131,7 +132,8 @@ def test_no_word_alternatives_for_tools_with_side_effects_or_too_many_words() ->
     failed = ToolCall("lookup", {"table": "prices", "key": "price of laptop"})
     assert probe.word_alternatives(failed, make_tool(lookup).spec(), "laptop", NAMED) == []
     long_task = " ".join(f"word{chr(97 + i)}" for i in range(26)).replace("word", "item")
-    assert probe.word_alternatives(failed, READ_ONLY.spec(), long_task, NAMED) == []
+    tiers = probe.word_alternatives(failed, READ_ONLY.spec(), long_task, NAMED)
+    assert [keys(tier) for tier in tiers] == [["price", "laptop"]]  # the task's 51 runs are too many to try
 
 
 async def test_the_one_word_that_works_runs_in_place_of_a_description() -> None:
@@ -146,8 +148,8 @@ async def test_a_result_pasted_as_a_key_runs_as_the_one_task_word_that_works() -
     """`key="80"` after the calculator returned 80: a number where a name belongs, tried with the task's words."""
     failed = ToolCall("lookup", {"table": "prices", "key": "80"})
     task = "Find the price of a laptop after a 20% discount."
-    found = keys(probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: no '80' in prices"))
-    assert "laptop" in found and "80" not in found  # the task's words only: a number has no shorter runs
+    (asked,) = probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: no '80' in prices")
+    assert "laptop" in keys(asked) and "80" not in keys(asked)  # the task's words only: a number has no runs
     assert probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: the table is locked") == []
     model = ScriptedModel([call("lookup", table="prices", key="80"), "899"])
     result = await Agent(model, tools=[READ_ONLY]).run("Find the price of a laptop.")
@@ -165,6 +167,38 @@ async def test_a_placeholder_runs_as_the_one_task_word_that_works_and_two_change
     model = ScriptedModel([call("lookup", table="prices", key="product"), "I do not know"])
     result = await Agent(model, tools=[READ_ONLY]).run("Is a pen cheaper than a laptop?")
     assert [s.tool_error for s in result.steps if s.call is not None] == [True]  # pen and laptop both work
+
+
+def test_of_nested_keys_that_work_the_widest_is_chosen_and_of_others_none() -> None:
+    def key(value: str) -> ToolCall:
+        return ToolCall("lookup", {"table": "prices", "key": value})
+
+    assert probe.chosen([key("desk"), key("desk lamp"), key("lamp")]) == key("desk lamp")
+    assert probe.chosen([key("desk"), key("lamp")]) is None  # neither holds the other
+    assert probe.chosen([key("desk")]) == key("desk")
+    assert probe.chosen([]) is None
+    assert probe.chosen([key("pen"), key("pencil")]) is None  # a run of whole words only
+
+
+async def test_a_description_runs_as_its_own_item_before_the_tasks_other_items() -> None:
+    """`key="laptop cheaper"` for "By how much is a pen cheaper than a laptop?": its own word "laptop" works, so
+    the task's "pen" (which works too) is not a rival; "desk lamp" runs for "price of desk lamp", not "desk"."""
+    tables = {**TABLES, "prices": {**TABLES["prices"], "desk": "150", "desk lamp": "32.4"}}
+
+    def shop(table: Literal["capitals", "prices", "sizes"], key: str) -> str:
+        """Look a key up in a table."""
+        if key not in tables[table]:
+            raise ValueError(f"no {key!r} in {table}")
+        return tables[table][key]
+
+    tool = make_tool(shop, read_only=True)
+    for task, key, expected in [
+        ("By how much is a pen cheaper than a laptop?", "laptop cheaper", "laptop"),
+        ("What is the price of a desk lamp plus twice that?", "price of desk lamp", "desk lamp"),
+    ]:
+        model = ScriptedModel([call("shop", table="prices", key=key), "done"])
+        result = await Agent(model, tools=[tool]).run(task)
+        assert [s.call.arguments["key"] for s in result.steps if s.call is not None] == [expected], task
 
 
 # --- items the last read-only tool accepts (the unfinished check) ------------------------------------------------
