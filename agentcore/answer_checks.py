@@ -37,6 +37,7 @@ from agentcore.unfinished import (
     restates_task,
     unsourced,
     unused_numbers,
+    used_up,
     with_tool_value,
 )
 from agentcore.unit_names import converter, unconverted
@@ -125,6 +126,22 @@ def restated_check(run: Run, answer: str) -> bool:
     latest = (done[-1].result or "").strip()
     run.notice("final answer restates the task's numbers, not a tool's result; sent back", result=latest)
     run.messages.append(prompting.copied_notice(run.ctx.task, answer.strip(), "", latest))
+    return True
+
+
+def used_up_check(run: Run, answer: str) -> bool:
+    """Once: the answer is a number that a call already took as an input, while that call's result is still
+    unused ("159" after `(159) - 30` returned 129): the model went back to an intermediate value."""
+    if run.used_up_checked or run.final_only or not run.deps.settings.check_sources:
+        return False
+    done = [(step.call, step.result or "") for step in good_steps(run) if step.call is not None]
+    index = used_up(run.ctx.task, answer, [(call.arguments, result) for call, result in done])
+    if index is None:
+        return False
+    run.used_up_checked = True
+    call, result = done[index]
+    run.notice("final answer is a value a call already used; sent back", call=call.signature())
+    run.messages.append(prompting.used_up_notice(run.ctx.task, answer.strip(), call, result.strip()))
     return True
 
 
@@ -287,6 +304,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     copied_input_check,
     unfinished_check,
     restated_check,
+    used_up_check,
     conversion_check,
     unit_check,
     uncombined_check,

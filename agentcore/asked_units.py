@@ -5,6 +5,11 @@ The 0.5B model takes a tool's number for the answer whatever unit the question a
 case where the tool's docs fix the unit (a converter takes its units as arguments): when the task asks for one
 ("how many weeks", "in hours") and the tool whose result the answer repeats says it counts another, and never
 names the asked one, the answer goes back with both units named (`answer_checks.unit_check`).
+
+The model also converts by itself with the wrong factor: "How many minutes are there between 2024-03-01 and
+2024-03-03?" as `2 * 60` after date_diff gave 2 days (compose11's j09). A factor between units of time, in
+arithmetic on the counting tool's result, that is not the one between the counted and the asked unit goes as
+that one (`with_time_factor`: `2 * 60` runs as `2 * 1440`). Months and years have no fixed length: never fixed.
 """
 
 from __future__ import annotations
@@ -30,3 +35,37 @@ def asked_unit(task: str, docs: str) -> tuple[str, str] | None:
     if len(asked) != 1 or len(counted) != 1 or asked & counted:
         return None
     return f"{asked.pop()}s", f"{counted.pop()}s"
+
+
+SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
+# The factors between two units of time: what a model multiplies or divides a count by to convert it.
+_FACTORS = frozenset(round(a / b) for a in SECONDS.values() for b in SECONDS.values() if a > b)
+
+
+def with_time_factor(expression: str, result: str, counted: str, asked: str, task: str) -> str:
+    """`expression` with a time factor applied to `result` (a count in `counted` units) replaced by the factor
+    from `counted` to `asked` units; unchanged when none is wrong, or the factor is a number the task writes."""
+    have, want = SECONDS.get(counted.removesuffix("s")), SECONDS.get(asked.removesuffix("s"))
+    if have is None or want is None or have == want:
+        return expression
+    operator, right = ("*", have // want) if have > want else ("/", want // have)
+    count = re.escape(result)
+    number = r"(\d+)"
+    # The factor alone on its side: `2 * 24 * 60` (two factors that make the right one) is left as written.
+    sides = [rf"(?<![\w.]){count}\s*{re.escape(operator)}\s*{number}(?![\w.]|\s*[*/])"]
+    if operator == "*":
+        sides.append(rf"(?<![\w.*/])(?<![*/]\s){number}\s*\*\s*{count}(?![\w.])")
+    written = set(re.findall(r"\d+", task))
+
+    def fixed(match: re.Match[str]) -> str:
+        factor = match.group(1)
+        if int(factor) not in _FACTORS or int(factor) == right or factor in written:
+            return match.group()
+        start, end = match.span(1)
+        text = match.group()
+        offset = match.start()
+        return text[: start - offset] + str(right) + text[end - offset :]
+
+    for side in sides:
+        expression = re.sub(side, fixed, expression)
+    return expression

@@ -86,18 +86,26 @@ def placeholders(
 
 def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[str]:
     """The task's own content words that the tool's docs do not use, adjacent ones kept together ("desk lamp"):
-    the candidates for a value."""
+    the candidates for a value. A comparative ("cheaper than") is none: "webcam cheaper" was no item."""
     quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"", task)
     if quoted:  # quoted material is a value as written
         return [a or b for a, b in quoted][:MAX_CANDIDATES]
     docs = set(_words(f"{description} {json.dumps(parameters)}"))
     runs: list[list[str]] = [[]]
-    for token in re.findall(r"[a-z][a-z'-]*|\S", task.lower()):
-        if len(token) > 2 and token not in FUNCTION_WORDS and token not in docs and not _is_verb(token):
+    tokens = re.findall(r"[a-z][a-z'-]*|\S", task.lower())
+    for i, token in enumerate(tokens):
+        if len(token) > 2 and token not in FUNCTION_WORDS | docs and not _is_verb(token) and not _compares(tokens, i):
             runs[-1].append(token)
         elif runs[-1]:
             runs.append([])
     return list(dict.fromkeys(" ".join(run) for run in runs if run))[:MAX_CANDIDATES]
+
+
+def _compares(tokens: list[str], i: int) -> bool:
+    """A word right before "than" that no article or number introduces: a comparative ("a webcam cheaper than",
+    "more expensive than"), where "a laptop than" and "2 pens than" name items."""
+    before = tokens[i - 1] if i else ""
+    return tokens[i + 1 : i + 2] == ["than"] and before not in _ARTICLES and not before.isdigit()
 
 
 def content_words(text: str) -> list[str]:

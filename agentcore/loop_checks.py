@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
+from agentcore.asked_units import asked_unit, with_time_factor
 from agentcore.comparisons import as_difference
 from agentcore.dates import in_documented_layout
 from agentcore.formats import from_examples
@@ -24,11 +25,20 @@ from agentcore.rates import as_fractions
 from agentcore.run_reads import good_steps, item_tools, unused_words
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
-from agentcore.tool_fit import unrelated
-from agentcore.unfinished import beside_result, doubled, stale_inputs, superseded, with_result, without_term
+from agentcore.tool_fit import tool_docs, unrelated
+from agentcore.unfinished import (
+    BARE_NUMBER,
+    beside_result,
+    doubled,
+    stale_inputs,
+    superseded,
+    with_result,
+    without_term,
+)
 from agentcore.unit_names import as_named, converter
 
 if TYPE_CHECKING:
+    from agentcore.result import Step
     from agentcore.run_state import Run
 
 
@@ -280,6 +290,24 @@ def _as_named(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, 
     return as_named(arguments, shape, run.ctx.task) if shape is not None else arguments
 
 
+def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arithmetic on a count of one unit of time, converted with a factor that is not the one to the unit the task
+    asks for, goes with that factor (`2 * 60` for the minutes in 2 days runs as `2 * 1440`; asked_units)."""
+    specs = {spec.name: spec for spec in run.specs}
+    fixed = arguments
+    for step in done:
+        spec = specs.get(step.call.name) if step.call is not None else None
+        units = asked_unit(run.ctx.task, tool_docs(spec)) if spec is not None else None
+        result = (step.result or "").strip()
+        if units is None or not BARE_NUMBER.fullmatch(result):
+            continue
+        fixed = {
+            key: with_time_factor(value, result, units[1], units[0], run.ctx.task) if isinstance(value, str) else value
+            for key, value in fixed.items()
+        }
+    return fixed if fixed != arguments else arguments
+
+
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
     into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a
@@ -294,7 +322,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     whose numbers no one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and a converter
     goes between the units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its
     text or a name written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and an
-    expression that also does a later step of the plan against precedence goes as its own step (step_order)."""
+    expression that also does a later step of the plan against precedence goes as its own step (step_order), and
+    a count of days converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -306,7 +335,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
-    arguments = _as_named(run, spec, arguments)
+    arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = _without_invented(run, spec, in_documented_layout(arguments, spec.parameters))
     if arguments is call.arguments:
         return call

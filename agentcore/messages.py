@@ -26,6 +26,7 @@ NoticeKind = Literal[
     "copied",
     "beside",
     "convert",
+    "used_up",
 ]
 
 
@@ -155,7 +156,8 @@ class NoticePart:
     values the conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it
     was the second such call, and the next turn may only answer), or an answer taken from the wrong line of a
     result (`result`: the answer; `message`: the line the task names), or a conversion still due (`names`: the
-    task's word for the unit to reach; `call`: the conversion written out)."""
+    task's word for the unit to reach; `call`: the conversion written out), or an answer that a later computation
+    already used up (`message`: the answer; `call`: that computation; `result`: its result)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -297,8 +297,9 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert"):
+    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up"):
         texts = {
+            "used_up": _used_up_text,
             "unsupplied": _unsupplied_text,
             "wrong_row": _wrong_row_text,
             "unit": _unit_text,
@@ -419,6 +420,20 @@ def _copied_text(part: NoticePart) -> str:
     return (
         f"Not done yet: {clip(part.message, 120)} is what you gave {part.what}, not its result. {part.what}"
         f" returned {clip(part.result)}.\nTask: {part.task}\nReply with the final_answer, using that result."
+    )
+
+
+def used_up_notice(task: str, answer: str, call: ToolCall, result: str) -> Message:
+    """The answer is a number that `call` already took as an input and turned into `result`, still unused."""
+    return render(NoticePart("used_up", task, message=answer, call=call, result=result))
+
+
+def _used_up_text(part: NoticePart) -> str:
+    call = part.call.signature() if part.call is not None else "a later call"
+    return (
+        f"Not done yet: {clip(part.message, 120)} was already used: {clip(call, 200)} returned {clip(part.result)}."
+        f"\nTask: {part.task}\nReply with the final_answer from the latest result, or call a tool for a step still"
+        " to do."
     )
 
 

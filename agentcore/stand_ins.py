@@ -1,6 +1,8 @@
 """What a small model writes into an arithmetic argument in place of a result it already has (issue #12):
 - the earlier call itself: `calculator("date_diff(2024-06-01, 2024-06-02) * 86400")`;
 - the text an earlier call counted: `"a journey of a thousand miles ... step * 2 ** 2"` after `word_count` on it;
+- its inputs joined by an operator: `"2024-07-04 + 2024-09-01"` after `date_diff` on the two dates gave 59
+  (compose11's j05, where the stale check then read the dates' digits as five numbers);
 - a name for the one value fetched so far: `"price + (price / 2)"` after `lookup` gave 64, `"D * D - D"` after
   `date_diff` gave 44.
 
@@ -37,6 +39,7 @@ def with_results(value: Any, tool: str, earlier: Sequence[tuple[str, Any, str]])
         fixed = re.sub(rf"\b{re.escape(name)}\s*\([^()]*\)", result, fixed)
         for text in _texts(arguments):
             fixed = fixed.replace(text, result)
+        fixed = _joined_inputs(fixed, arguments, result)
     fixed = _named(fixed, {result for _, _, result in numbers})
     return fixed if fixed != value else value
 
@@ -47,6 +50,18 @@ def _named(expression: str, results: set[str]) -> str:
         return expression
     (name,), (value,) = names, results
     return _NAME.sub(lambda m: value if m.group(1) == name else m.group(0), expression)
+
+
+def _joined_inputs(expression: str, arguments: Any, result: str) -> str:
+    """`expression` with the call's two inputs that are no plain number but hold digits (two dates), written
+    in either order with one operator between them, replaced by the call's result."""
+    values = arguments.values() if isinstance(arguments, dict) else ()
+    inputs = [v.strip() for v in values if isinstance(v, str) and re.search(r"\d", v)]
+    inputs = [v for v in inputs if not BARE_NUMBER.fullmatch(v)]
+    if len(inputs) != 2:
+        return expression
+    a, b = (re.escape(v) for v in inputs)
+    return re.sub(rf"(?<![\w.-])(?:{a}\s*[-+*/]\s*{b}|{b}\s*[-+*/]\s*{a})(?![\w.])", result, expression)
 
 
 def _texts(arguments: Any) -> list[str]:

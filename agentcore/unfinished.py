@@ -141,6 +141,22 @@ def open_results(steps: Sequence[tuple[Any, str]], *, words: bool = False) -> li
     return found
 
 
+def used_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> int | None:
+    """The index of the step that took the answer as an input, when the answer is one number, a tool's result and
+    none of the task's, that a step used while that step's own, different result is still unused: "159" for
+    "Subtract 30 from the price of a printer" after `(159) - 30` returned 129 (compose11's j04)."""
+    got = {round(abs(n), 12) for n in numbers_in(_json_text(answer.strip()))}
+    if len(got) != 1 or got & values_in(task):
+        return None
+    still_open = set(open_results(steps))
+    for index in range(len(steps) - 1, -1, -1):
+        arguments, result = steps[index]
+        fetched = any(got <= values_in(other) for i, (_, other) in enumerate(steps) if i != index)
+        if result.strip() in still_open and got <= argument_values(arguments) - values_in(result) and fetched:
+            return index
+    return None
+
+
 def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[dict[str, Any]]) -> list[str]:
     """The answer's numbers that no tool returned and neither the task nor a call contains: computed in the
     model's head ("329 * 4" answered as 1458; 123456 / 64 = 1929 reported as 2222). A number rounded from a

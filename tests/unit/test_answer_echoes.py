@@ -8,7 +8,7 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import beside_result, echoes_task, restates_task, without_term
+from agentcore.unfinished import beside_result, echoes_task, restates_task, used_up, without_term
 
 
 @tool(read_only=True)
@@ -164,3 +164,33 @@ def test_without_term_leaves_one_term_out_of_the_outer_sum_or_product() -> None:
     assert without_term("7 + 2 * 15.432358", "7") == "2 * 15.432358"
     assert without_term("3 - 1", "3") is None  # no sum or product
     assert without_term("3 * 4", "5") is None
+
+
+# --- an answer that a call already used up ----------------------------------------------------------------------
+
+
+@tool(read_only=True)
+def price(item: str) -> str:
+    """The price of an item in dollars."""
+    return {"printer": "159", "pen": "2"}[item]
+
+
+def test_used_up_is_the_step_that_took_the_answer_while_its_result_is_open() -> None:
+    task = "Subtract 30 from the price of a printer."
+    steps = [({"expression": "(159) - 30"}, "129"), ({"item": "printer"}, "159")]
+    assert used_up(task, "159", steps) == 0
+    assert used_up(task, "129", steps) is None  # the open result itself
+    assert used_up(task, "30", steps) is None  # the task's own number
+    used = [({"item": "printer"}, "159"), ({"expression": "159 - 30"}, "129"), ({"expression": "129 * 2"}, "258")]
+    assert used_up(task, "159", used) is None  # 129 went on into 258: the chain is not stuck on 159
+    assert used_up(task, "159", steps[:1]) is None  # no tool returned 159: another check's case
+    assert used_up(task, "159 and 129", steps) is None  # more than one number
+
+
+async def test_an_answer_that_a_call_already_used_goes_back_once_naming_that_calls_result() -> None:
+    turns = [call("price", item="printer"), call("calculator", expression="159 - 30"), "159", "129"]
+    model = ScriptedModel(turns)
+    result = await Agent(model, tools=[price, calculator]).run("Subtract 30 from the price of a printer.")
+    notice = model.requests[3].messages[-1].content
+    assert notice.startswith("Not done yet: 159 was already used:") and "returned 129.0" in notice
+    assert result.output == "129"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.asked_units import asked_unit
+from agentcore.asked_units import asked_unit, with_time_factor
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -72,3 +72,31 @@ async def test_an_answer_in_the_asked_unit_is_accepted() -> None:
     model = ScriptedModel([call("date_diff", start="2024-05-01", end="2024-08-28"), "119"])
     result = await Agent(model, tools=[date_diff, calculator]).run("How many days from 2024-05-01 to 2024-08-28?")
     assert result.output == "119" and len(model.requests) == 2
+
+
+@pytest.mark.parametrize(
+    ("expression", "counted", "asked", "fixed"),
+    [
+        ("119 * 60", "days", "minutes", "119 * 1440"),  # j09: the minutes in an hour, for days
+        ("60 * 119", "days", "minutes", "1440 * 119"),
+        ("119 * 24", "days", "hours", "119 * 24"),  # already right
+        ("119 * 24 * 60", "days", "minutes", "119 * 24 * 60"),  # two factors that make the right one
+        ("119 / 24", "days", "weeks", "119 / 7"),
+        ("119 * 7", "days", "months", "119 * 7"),  # a month has no fixed length
+        ("119 * 5", "days", "minutes", "119 * 5"),  # no factor between units of time: another step
+        ("1119 * 60", "days", "minutes", "1119 * 60"),  # not the count
+    ],
+)
+def test_a_wrong_time_factor_on_the_count_goes_as_the_right_one(
+    expression: str, counted: str, asked: str, fixed: str
+) -> None:
+    assert with_time_factor(expression, "119", counted, asked, "How many? 2024-05-01") == fixed
+    assert with_time_factor("119 * 60", "119", "days", "minutes", "at 60 per hour") == "119 * 60"  # the task's 60
+
+
+async def test_a_count_of_days_converted_with_the_wrong_factor_runs_with_the_right_one() -> None:
+    script = [call("date_diff", start="2024-05-01", end="2024-08-28"), call("calculator", expression="119 * 60")]
+    model = ScriptedModel([*script, "17"])
+    task = "How many minutes are there between 2024-05-01 and 2024-08-28?"
+    result = await Agent(model, tools=[date_diff, calculator]).run(task)
+    assert [s.call for s in result.steps if s.call][-1].arguments == {"expression": "119 * 1440"}

@@ -11,6 +11,7 @@ from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
 WEBCAM = [("lookup", {"table": "prices", "key": "webcam"}, "64")]
+DAYS = [("date_diff", {"start": "2024-07-04", "end": "2024-09-01"}, "59")]
 PROVERB = "a journey of a thousand miles begins with a single step"
 
 
@@ -25,6 +26,9 @@ PROVERB = "a journey of a thousand miles begins with a single step"
         ("price * 2", [*WEBCAM, ("lookup", {"key": "desk"}, "240")], "price * 2"),  # two values fetched
         ("6 x 7 + pi", WEBCAM, "6 x 7 + pi"),  # read by the calculator itself
         ("64 + 20", [("calculator", {"expression": "64 + 20"}, "84")], "64 + 20"),  # its own input: stale check's
+        ("2024-07-04 + 2024-09-01", DAYS, "59"),  # its two dates joined by an operator, in either order
+        ("(2024-09-01 - 2024-07-04) * 2", DAYS, "(59) * 2"),
+        ("2024-07-04 * 2", DAYS, "2024-07-04 * 2"),  # one date alone stands for nothing
         ("price", WEBCAM, "price"),  # no arithmetic
         ("price * 2", [("lookup", {"key": "webcam"}, "webcam: 64 dollars")], "price * 2"),  # no bare number
     ],
