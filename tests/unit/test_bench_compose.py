@@ -39,7 +39,8 @@ FRESH8 = load_task_file(TASKS_DIR / "fresh" / "compose8.jsonl")
 FRESH9 = load_task_file(TASKS_DIR / "fresh" / "compose9.jsonl")
 FRESH10 = load_task_file(TASKS_DIR / "fresh" / "compose10.jsonl")
 FRESH11 = load_task_file(TASKS_DIR / "fresh" / "compose11.jsonl")
-FRESHES = [FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11]
+FRESH12 = load_task_file(TASKS_DIR / "fresh" / "compose12.jsonl")
+FRESHES = [FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11, FRESH12]
 
 
 def replay(task: Task) -> list[str]:
@@ -92,7 +93,7 @@ def test_a_trap_offers_exactly_the_tool_that_answers_it(task: Task) -> None:
     assert not checks.passes(task.check, task.task), task.id  # the question does not contain its answer
 
 
-@pytest.mark.parametrize("fresh", FRESHES, ids=[f"compose{n}" for n in range(2, 12)])
+@pytest.mark.parametrize("fresh", FRESHES, ids=[f"compose{n}" for n in range(2, 13)])
 def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     """Every class three times, all test, no id or task text shared with the suite or the other fresh split."""
     assert Counter(t.task_class for t in fresh) == {c: 3 for c in COMPOSE_CLASSES}
