@@ -25,6 +25,7 @@ from agentcore.unfinished import (
     argument_values,
     echoes_task,
     guessed,
+    latest_unused,
     leaves,
     leaves_out,
     made_up,
@@ -370,10 +371,10 @@ def _invented_calls(run: Run, done: list[Step]) -> set[str]:
 
 
 def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
-    """(the answer's numbers that no tool returned, the latest result, whether this answer was sent back for
-    that already). Before any good call, an answer with numbers to a task with numbers counts too (once): it was
-    worked out without the tools. Typed outputs are not checked: a schema's numbers (a score, a count, an id) are
-    often the model's to give."""
+    """(the answer's numbers that no tool returned, the latest result no call took as an input, whether this
+    answer was sent back for that already). Before any good call, an answer with numbers to a task with numbers
+    counts too (once): it was worked out without the tools. Typed outputs are not checked: a schema's numbers (a
+    score, a count, an id) are often the model's to give."""
     settings = run.deps.settings
     if not settings.check_sources or not run.specs or settings.output_schema is not None:
         return [], "", False
@@ -389,7 +390,8 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
     run.sources_checked = True
     calls = [step.call.arguments for step in done if step.call]
     results = [step.result or "" for step in done]
-    return unsourced(run.ctx.task, answer, results, calls), results[-1], insisted
+    latest = latest_unused([(step.call.arguments if step.call else {}, step.result or "") for step in done])
+    return unsourced(run.ctx.task, answer, results, calls), latest, insisted
 
 
 def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], list[str]]:

@@ -141,6 +141,17 @@ def open_results(steps: Sequence[tuple[Any, str]], *, words: bool = False) -> li
     return found
 
 
+def latest_unused(steps: Sequence[tuple[Any, str]]) -> str:
+    """The latest numeric result that no other step took as an input (159 fetched after `(159) - 30` = 129 was
+    an input already: 129), else the latest result: what an answer from the model's head gives way to."""
+    for index in range(len(steps) - 1, -1, -1):
+        values = values_in(steps[index][1])
+        taken = {v for i, (arguments, _) in enumerate(steps) if i != index for v in argument_values(arguments)}
+        if values and not values & taken:
+            return steps[index][1]
+    return steps[-1][1] if steps else ""
+
+
 def used_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> int | None:
     """The index of the step that took the answer as an input, when the answer is one number, a tool's result and
     none of the task's, that a step used while that step's own, different result is still unused: "159" for

@@ -8,7 +8,7 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import beside_result, echoes_task, restates_task, used_up, without_term
+from agentcore.unfinished import beside_result, echoes_task, latest_unused, restates_task, used_up, without_term
 
 
 @tool(read_only=True)
@@ -194,3 +194,18 @@ async def test_an_answer_that_a_call_already_used_goes_back_once_naming_that_cal
     notice = model.requests[3].messages[-1].content
     assert notice.startswith("Not done yet: 159 was already used:") and "returned 129.0" in notice
     assert result.output == "129"
+
+
+def test_the_latest_result_no_call_took_is_what_a_head_answer_gives_way_to() -> None:
+    steps = [({"expression": "(159) - 30"}, "129"), ({"item": "printer"}, "159")]
+    assert latest_unused(steps) == "129"  # 159 was fetched again after it went into (159) - 30
+    assert latest_unused([({"item": "printer"}, "159"), ({"expression": "159 - 30"}, "129")]) == "129"
+    assert latest_unused([({"text": "a b"}, "2"), ({"expression": "2 * 2"}, "4"), ({"item": "x"}, "4")]) == "4"
+    assert latest_unused([({"expression": "2 * 2"}, "4"), ({"expression": "4 * 1"}, "4")]) == "4"  # all taken
+    assert latest_unused([]) == ""
+
+
+async def test_an_insisted_head_answer_gives_way_to_the_result_no_call_took() -> None:
+    turns = [call("calculator", expression="159 - 30"), "126", call("price", item="printer"), "126"]
+    result = await Agent(ScriptedModel(turns), tools=[price, calculator]).run("Subtract 30 from what a printer costs.")
+    assert result.output == "129.0"
