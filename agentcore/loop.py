@@ -265,20 +265,23 @@ def record_model_step(run: Run, response: ModelResponse, seconds: float, at: flo
 
 
 async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None, str]:
-    """The only alternative of a failed read-only call (agentcore.probe) that succeeds, if the policies let it
-    through unchanged, and its kind ("enum", else "word"); None for none or several. The probes themselves are
+    """The alternative of a failed read-only call that succeeds (agentcore.probe: the only one, the widest of
+    nested ones, or the task's first item), if the policies let it through unchanged, and its kind ("enum", else
+    "word"); None for none or several enum values. The probes themselves are
     not shown to the policies (Tool-Guard would plan for each): their results reach no one, and only the one that
     runs is checked. Probes are tool time. The winner is called once more by the loop, on purpose: its events,
     step and ledger then come from `execute_tool` like any call's (one extra read-only call, on a failure only)."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.messages[-1].role != "assistant":
         return None, ""
-    for kind, tiers in (
-        ("enum", [alternatives(call, spec)]),
-        ("word", word_alternatives(call, spec, run.ctx.task, error)),
+    own, asked = word_alternatives(call, spec, run.ctx.task, error)
+    for kind, candidates, task in (
+        ("enum", alternatives(call, spec), ""),
+        ("word", own, ""),
+        ("word", asked, run.ctx.task),
     ):
-        found = await first_found(run, tiers)
-        if (one := chosen(found)) is not None:
+        found = await timed_probes(run, candidates) if candidates else []
+        if (one := chosen(found, task)) is not None:
             return (one, kind) if await run.deps.chain.before_tool(run.ctx, one) is one else (None, "")
     specs = {s.name: s for s in run.specs}
     done = [(s.call, specs[s.call.name], s.result or "") for s in good_steps(run) if s.call and s.call.name in specs]
@@ -314,14 +317,6 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
     ):  # a tool that takes most words (word_count) names no item by taking one
         return ()
     return tuple(str(next(v for k, v in c.arguments.items() if v != last.call.arguments.get(k))) for c in found)
-
-
-async def first_found(run: Run, tiers: list[list[ToolCall]]) -> list[ToolCall]:
-    """The alternatives that work in the first tier where any works (agentcore.probe.word_alternatives)."""
-    for candidates in tiers:
-        if candidates and (found := await timed_probes(run, candidates)):
-            return found
-    return []
 
 
 async def timed_probes(run: Run, candidates: list[ToolCall]) -> list[ToolCall]:

@@ -10,13 +10,16 @@ Word arguments (`word_alternatives`): the model also passes a description where 
 (`key="price of printer"`, `key="product"`: the commonest failure on issue #12's compose tasks). When the error
 names the value, the tool said that value was the problem, so the probe tries the shorter runs of its own words
 ("printer"), then, if none works, the task's content words and word pairs ("backpack", "desk lamp"), with the
-same rule: the one that works runs, none or several change nothing, except that of nested ones ("desk lamp",
-"desk", "lamp" for "price of desk lamp") the widest runs (`chosen`).
+same rule: the one that works runs and none changes nothing. Of several, nested ones ("desk lamp", "desk", "lamp"
+for "price of desk lamp") give the widest; of the task's words, the one it names first, since a placeholder
+(`key="product"`, `key="price in dollars"`) stands for one of the items the task needs, and the first item is its
+first step (compose10's h07 had spent a turn on the notice, and ran out of turns one short). `chosen` decides.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Collection
 from typing import Any
@@ -50,11 +53,11 @@ def alternatives(call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
     return found if len(found) <= MAX_PROBES else []
 
 
-def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> list[list[ToolCall]]:
+def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> tuple[list[ToolCall], list[ToolCall]]:
     """The call with one free-string argument, a value of words only that the error names, changed in two tiers:
     to each shorter run of its own words, then to each content word or word pair of `task` (the value's own
-    words say more about what was meant than the task's other items do). Empty when the tool may have side
-    effects or no argument qualifies; a tier with more than MAX_WORD_PROBES alternatives is left out."""
+    words say more about what was meant than the task's other items do). A tier is empty when the tool may have
+    side effects, no argument qualifies, or it has more than MAX_WORD_PROBES alternatives."""
     own: list[ToolCall] = []
     asked: list[ToolCall] = []
     for key, value, node in _arguments(call, spec):
@@ -66,14 +69,26 @@ def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> 
                 if other.casefold() not in taken:
                     taken.add(other.casefold())
                     tier.append(ToolCall(call.name, {**call.arguments, key: other}))
-    return [tier for tier in (own, asked) if tier and len(tier) <= MAX_WORD_PROBES]
+    own, asked = (tier if len(tier) <= MAX_WORD_PROBES else [] for tier in (own, asked))
+    return own, asked
 
 
-def chosen(found: list[ToolCall]) -> ToolCall | None:
+def chosen(found: list[ToolCall], task: str = "") -> ToolCall | None:
     """The one alternative that worked; of several, the one whose values hold each other's as a run of their
-    words ("desk lamp" over "desk" and "lamp": the most specific reading of what was written); else None."""
+    words ("desk lamp" over "desk" and "lamp": the most specific reading of what was written); else, given the
+    `task` they came from, the one it names first (a placeholder for one of its items: each is to be fetched, and
+    the first is the first step); else None."""
     widest = [c for c in found if all(_within(other, c) for other in found)]
-    return widest[0] if len(widest) == 1 else None
+    if len(widest) == 1 or not (task and found):
+        return widest[0] if len(widest) == 1 else None
+    return min(found, key=lambda c: (_position(c, task), -len(json.dumps(c.arguments))))
+
+
+def _position(call: ToolCall, task: str) -> int:
+    """Where the first of the call's string values shows in `task`; past its end when none does."""
+    text = task.casefold()
+    places = [text.find(v.casefold()) for v in call.arguments.values() if isinstance(v, str)]
+    return min((p for p in places if p >= 0), default=len(text))
 
 
 def _within(inner: ToolCall, outer: ToolCall) -> bool:

@@ -125,15 +125,15 @@ def test_word_alternatives_are_shorter_runs_of_the_value_then_the_tasks_content_
 )
 def test_no_word_alternatives_unless_the_error_names_a_value_of_words(key: str, error: str, why: str) -> None:
     failed = ToolCall("lookup", {"table": "prices", "key": key})
-    assert probe.word_alternatives(failed, READ_ONLY.spec(), "What does a laptop cost?", error) == [], why
+    assert probe.word_alternatives(failed, READ_ONLY.spec(), "What does a laptop cost?", error) == ([], []), why
 
 
 def test_no_word_alternatives_for_tools_with_side_effects_or_too_many_words() -> None:
     failed = ToolCall("lookup", {"table": "prices", "key": "price of laptop"})
-    assert probe.word_alternatives(failed, make_tool(lookup).spec(), "laptop", NAMED) == []
+    assert probe.word_alternatives(failed, make_tool(lookup).spec(), "laptop", NAMED) == ([], [])
     long_task = " ".join(f"word{chr(97 + i)}" for i in range(26)).replace("word", "item")
-    tiers = probe.word_alternatives(failed, READ_ONLY.spec(), long_task, NAMED)
-    assert [keys(tier) for tier in tiers] == [["price", "laptop"]]  # the task's 51 runs are too many to try
+    own, asked = probe.word_alternatives(failed, READ_ONLY.spec(), long_task, NAMED)
+    assert keys(own) == ["price", "laptop"] and asked == []  # the task's 51 runs are too many to try
 
 
 async def test_the_one_word_that_works_runs_in_place_of_a_description() -> None:
@@ -148,9 +148,9 @@ async def test_a_result_pasted_as_a_key_runs_as_the_one_task_word_that_works() -
     """`key="80"` after the calculator returned 80: a number where a name belongs, tried with the task's words."""
     failed = ToolCall("lookup", {"table": "prices", "key": "80"})
     task = "Find the price of a laptop after a 20% discount."
-    (asked,) = probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: no '80' in prices")
-    assert "laptop" in keys(asked) and "80" not in keys(asked)  # the task's words only: a number has no runs
-    assert probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: the table is locked") == []
+    own, asked = probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: no '80' in prices")
+    assert own == [] and "laptop" in keys(asked) and "80" not in keys(asked)  # a number has no runs of words
+    assert probe.word_alternatives(failed, READ_ONLY.spec(), task, "ValueError: the table is locked") == ([], [])
     model = ScriptedModel([call("lookup", table="prices", key="80"), "899"])
     result = await Agent(model, tools=[READ_ONLY]).run("Find the price of a laptop.")
     assert [s.call for s in result.steps if s.call is not None] == [
@@ -158,15 +158,17 @@ async def test_a_result_pasted_as_a_key_runs_as_the_one_task_word_that_works() -
     ]
 
 
-async def test_a_placeholder_runs_as_the_one_task_word_that_works_and_two_change_nothing() -> None:
+async def test_a_placeholder_runs_as_the_task_word_that_works_and_of_two_the_first_named() -> None:
     model = ScriptedModel([call("lookup", table="prices", key="product"), "1.2"])
     result = await Agent(model, tools=[READ_ONLY]).run("How much is a pen with a small discount?")
     assert [s.call for s in result.steps if s.call is not None] == [
         ToolCall("lookup", {"table": "prices", "key": "pen"})
     ]
     model = ScriptedModel([call("lookup", table="prices", key="product"), "I do not know"])
-    result = await Agent(model, tools=[READ_ONLY]).run("Is a pen cheaper than a laptop?")
-    assert [s.tool_error for s in result.steps if s.call is not None] == [True]  # pen and laptop both work
+    result = await Agent(model, tools=[READ_ONLY]).run("Is a laptop dearer than a pen?")
+    first = ToolCall("lookup", {"table": "prices", "key": "laptop"})  # both work: the task's first item runs
+    assert next((s.call, s.tool_error) for s in result.steps if s.call is not None) == (first, False)
+    assert probe.chosen([ToolCall("f", {"k": "pen"}), ToolCall("f", {"k": "laptop"})]) is None  # no task: none
 
 
 def test_of_nested_keys_that_work_the_widest_is_chosen_and_of_others_none() -> None:
