@@ -80,8 +80,9 @@ def uncombined_check(run: Run, answer: str) -> bool:
     uncombined = uncombined_results(run, answer)
     if uncombined:
         run.forced = frozenset(spec.name for spec in run.specs)
-        used = [s.call.arguments for s in good_steps(run) if s.call is not None]
-        pending = unused_numbers(run.ctx.task, used)  # "3 monitors and 2 keyboards": the counts still to use
+        # "3 monitors and 2 keyboards": the counts still to use; a call on made-up inputs used none ("3 + 2 * 5")
+        calls = [s.call for s in good_steps(run) if s.call is not None]
+        pending = unused_numbers(run.ctx.task, [c.arguments for c in calls if c.signature() not in run.made_up_calls])
         steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
         counted = counted_items(run.ctx.task, pending, steps)  # ... each with its item's result: "3 * 215"
         run.notice("final answer repeats one of the results still to combine", results=uncombined, numbers=pending)
@@ -407,13 +408,15 @@ def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], li
     if len(fired) >= 2 or (fired and fired[-1] == len(done)):
         return [], "", [], []
     steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
-    inputs, result = made_up(run.ctx.task, answer, steps)
+    # One number from nowhere counts where the task names items a tool can fetch (agentcore.unfetched).
+    inputs, result = made_up(run.ctx.task, answer, steps, least=1 if run.unfetched else 2)
     makers = {s.call.name for s in done if s.call is not None and (s.result or "").strip() == result}
     others = [spec.name for spec in run.specs if spec.name not in makers]
     if not inputs or not others:
         return [], "", [], []
     fired.append(len(done))
-    return inputs, result, others, unused_items(run)
+    run.made_up_calls |= {s.call.signature() for s in done if s.call is not None and (s.result or "").strip() == result}
+    return inputs, result, others, list(run.unfetched) or unused_items(run)
 
 
 def uncombined_results(run: Run, answer: str) -> list[str]:

@@ -30,6 +30,7 @@ from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, w
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import good_steps
 from agentcore.run_state import Run
+from agentcore.unfetched import unfetched_items
 from agentcore.unfinished import leaves, repeats_result, with_tool_value
 
 
@@ -92,6 +93,8 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
         run.notice(f"a read-only call failed; it ran with {what}", call=signature)
         run.messages[-1] = prompting.assistant_turn(found, None)
         call, signature = found, found.signature()
+        if kind == "named":  # its numbers were fetched by the probes: none is made up (agentcore.unfetched)
+            run.resolved.add(signature)
         result, error, _ = await execute_tool(run, call, step)
     run.seen_calls[signature] = result
     if error:
@@ -116,6 +119,7 @@ class FinalTurn:
         run.messages.append(prompting.assistant_turn(None, self.content, self.raw))
         run.probed_items = await probed_items(run, self.content)
         run.items_probed = run.items_probed or bool(run.probed_items)
+        run.unfetched = await unfetched_items(run, self.content, lambda calls: timed_outcomes(run, calls))
         if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
         instead = echoed_again(run, self.content)

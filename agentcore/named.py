@@ -41,6 +41,7 @@ _WORD = r"[^\W\d_]+(?:['-][^\W\d_]+)*"
 _JOINED = rf"{_WORD}(?:[ _]{_WORD})*"  # by single spaces or underscores: " - " is an operator, not a join
 RUN = re.compile(rf"{_JOINED}(?:\({_JOINED}\))?")  # "price of printer", "price_of_webcam", "price(webcam)"
 _EXPRESSION = re.compile(r"[\d+*/()=%^-]")
+BLANK = "word"  # the free string of a blank call (`blank_calls`), replaced by each word tried
 MAX_ENUM_COMBINATIONS = 8  # a tool's other arguments tried per probed word run: more is a guess, not a lookup
 
 
@@ -89,7 +90,7 @@ def lookups(
     run = " ".join(WORDS.findall(run))  # "price_of_webcam" and "price(webcam)" are words to a lookup
     templates = [(call, spec) for call, spec, _ in done if spec.name != failed and word_values(call, spec)]
     if not templates:
-        templates = [t for spec in specs if spec.name != failed for t in _blank_calls(spec)]
+        templates = [t for spec in specs if spec.name != failed for t in blank_calls(spec)]
     candidates: list[ToolCall] = []
     for call, spec in templates:
         key = next(k for k, v in call.arguments.items() if v in word_values(call, spec))
@@ -160,7 +161,7 @@ async def _probed_value(candidates: list[ToolCall], probe: Probe) -> str | None:
     return numbers.pop() if len(numbers) == 1 else None
 
 
-def _blank_calls(spec: ToolSpec) -> list[tuple[ToolCall, ToolSpec]]:
+def blank_calls(spec: ToolSpec) -> list[tuple[ToolCall, ToolSpec]]:
     """A read-only tool whose required arguments are one free string and enums: one call per enum combination,
     the free string as a placeholder word to be replaced."""
     schema = bound_schema(spec.parameters)
@@ -174,7 +175,7 @@ def _blank_calls(spec: ToolSpec) -> list[tuple[ToolCall, ToolSpec]]:
     combos = list(itertools.product(*(nodes[k]["enum"] for k in enums)))
     if len(combos) > MAX_ENUM_COMBINATIONS:
         return []
-    return [(ToolCall(spec.name, {**dict(zip(enums, c, strict=True)), free[0]: "word"}), spec) for c in combos]
+    return [(ToolCall(spec.name, {**dict(zip(enums, c, strict=True)), free[0]: BLANK}), spec) for c in combos]
 
 
 def _quoted(run: str, error: str) -> bool:

@@ -67,6 +67,8 @@ class Run:
     unfinished_results: list[str] = field(default_factory=list)  # results an answer repeated; checked twice
     unfinished_named: bool = False  # an unfinished notice named task values no call used: one more check allowed
     probed_items: tuple[str, ...] = ()  # task words the last read-only tool accepts that no call used (probe)
+    resolved: set[str] = field(default_factory=set)  # calls run with the values their names stood for (named)
+    unfetched: tuple[str, ...] = ()  # task words a read-only tool accepts, after one made-up number (unfetched)
     items_probed: bool = False  # probed_items named an item once: the results of that tool are to be combined
     sources_checked: bool = False
     unsourced_sent: bool = False  # an answer went back for numbers no tool returned; a second one is replaced
@@ -90,6 +92,7 @@ class Run:
     memory_checked: bool = False  # a first answer from memory went back once for the tool the task describes
     unsupplied_held: int = 0  # calls held back for required values no one gave; at 2 the run may only answer
     made_up_at: list[int] = field(default_factory=list)  # good steps done when the made-up check fired
+    made_up_calls: set[str] = field(default_factory=set)  # the calls it found on made-up inputs: they used nothing
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"

@@ -179,14 +179,14 @@ def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[di
     return list(dict.fromkeys(n for n in found if not any(_rounds_to(k, n) for k in known)))
 
 
-def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> tuple[list[str], str]:
+def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]], least: int = 2) -> tuple[list[str], str]:
     """(the inputs, the result) when the answer is the result of a call whose inputs came from nowhere
     (`made_up_steps`). "What is the total price of one keyboard and one mouse?" answered with
     calculator("100 + 200") = 300: the prices were made up instead of looked up. The answer-side check
     (`unsourced`) cannot see it, since a tool did return 300."""
     written = _THOUSANDS.sub("", _json_text(answer.strip()))
     answered = [match.group() for match in _NUMBER.finditer(written)]
-    for index in made_up_steps(task, steps):
+    for index in made_up_steps(task, steps, least):
         arguments, result = steps[index]
         if any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
             return [
@@ -195,8 +195,8 @@ def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> tuple[l
     return [], ""
 
 
-def made_up_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
-    """The (arguments, result) steps whose inputs came from nowhere: two or more distinct numbers in none of the
+def made_up_steps(task: str, steps: Sequence[tuple[Any, str]], least: int = 2) -> list[int]:
+    """The (arguments, result) steps whose inputs came from nowhere: `least` or more distinct numbers in none of the
     task (digits, words, or a percentage as its fraction), an earlier call or an earlier result. Beside a number
     of the task too: "the price of a backpack divided among 3 friends" called as "3 * 1.5 * 2.5"."""
     known = values_in(task) | spelled_numbers(task) | {0.0, 1.0}
@@ -204,7 +204,7 @@ def made_up_steps(task: str, steps: Sequence[tuple[Any, str]]) -> list[int]:
     found = []
     for index, (arguments, result) in enumerate(steps):
         mine = argument_values(arguments)
-        if len(mine - known) >= 2:
+        if len(mine - known) >= least:
             found.append(index)
         known |= mine | values_in(result)
     return found

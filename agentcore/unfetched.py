@@ -1,0 +1,65 @@
+"""Items the task names that an offered read-only tool can fetch, when the answer's computation made up a number.
+
+"What do 3 notebooks and 2 pens cost in total?" answered with `calculator("3 + 2 * 5")` = 13 (compose11's j07),
+and "What is the price of a coffee mug multiplied by itself?" with `calculator("2 * 2")` (compose10's h13): one
+number from nowhere, where the made-up check (`unfinished.made_up_steps`) wants two, since one number of the
+model's own is often a constant it knows (60 minutes, 1000 grams). What tells the two apart is whether the task
+names things a tool could look up. So when the answer is the result of a computation with one number from
+nowhere, and no call has fetched anything yet, each offered read-only tool that takes one free string (and
+enums) is tried with the task's content words and word pairs, as the probes do (`agentcore.probe`): the words
+it accepts are items to fetch, and the made-up check fires on one number (`answer_checks.made_up_inputs`).
+A tool that accepts most of the words (a word counter) names no item by accepting one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from agentcore.messages import ToolCall
+from agentcore.named import BLANK, blank_calls
+from agentcore.probe import runs
+from agentcore.run_reads import good_steps
+from agentcore.unfinished import made_up
+
+if TYPE_CHECKING:
+    from agentcore.run_state import Run
+
+Probe = Callable[[list[ToolCall]], Awaitable[list[str | None]]]  # each candidate's result, None where it failed
+MAX_FETCH_PROBES = 48  # task words times a tool's table choices: more is a guess, not a lookup
+
+
+def one_made_up(run: Run, answer: str) -> bool:
+    """The answer is the result of a call with exactly one number from nowhere, and every call so far went to
+    the tool that made it, none with values the probes fetched (nothing was fetched)."""
+    settings = run.deps.settings
+    if not settings.check_sources or run.final_only or settings.output_schema is not None or run.made_up_at:
+        return False
+    done = [step for step in good_steps(run) if step.call is not None]
+    if not done or len({step.call.name for step in done if step.call is not None}) != 1:
+        return False
+    if any(step.call is not None and step.call.signature() in run.resolved for step in done):
+        return False  # a probe fetched its values (agentcore.named)
+    steps = [(step.call.arguments if step.call else {}, step.result or "") for step in done]
+    return bool(made_up(run.ctx.task, answer, steps, least=1)[0]) and not made_up(run.ctx.task, answer, steps)[0]
+
+
+async def unfetched_items(run: Run, answer: str, probe: Probe) -> tuple[str, ...]:
+    """The task's words that an offered read-only tool, other than the one used, accepts; () unless
+    `one_made_up` holds, or when a tool accepts most of the words tried."""
+    if not one_made_up(run, answer):
+        return ()
+    used = {step.call.name for step in good_steps(run) if step.call is not None}
+    words = list(dict.fromkeys(runs(run.ctx.task, shorter=False)))
+    templates = [call for spec in run.specs if spec.name not in used for call, _ in blank_calls(spec)]
+    candidates = [(word, _with_word(template, word)) for template in templates for word in words]
+    if not candidates or len(candidates) > MAX_FETCH_PROBES:
+        return ()
+    results = await probe([candidate for _, candidate in candidates])
+    worked = [word for (word, _), result in zip(candidates, results, strict=True) if result is not None]
+    found = list(dict.fromkeys(worked))
+    return tuple(found) if 2 * len(found) <= len(words) else ()
+
+
+def _with_word(template: ToolCall, word: str) -> ToolCall:
+    return ToolCall(template.name, {k: word if v == BLANK else v for k, v in template.arguments.items()})

@@ -1,0 +1,65 @@
+"""One made-up number counts where the task names items a tool can fetch (agentcore.unfetched)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from arithmetic_tools import calculator
+
+from agentcore import Agent
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+PRICES = {"notebook": "3.5", "pen": "1.2"}
+
+
+@tool(read_only=True)
+def lookup(table: Literal["capitals", "prices"], key: str) -> str:
+    """Look up a key in a table: capitals (country -> capital), prices (product -> price in dollars)."""
+    if table != "prices" or key.removesuffix("s") not in PRICES:
+        raise ValueError(f"no {key!r} in {table}")
+    return PRICES[key.removesuffix("s")]
+
+
+def notices(trace: list[dict[str, object]]) -> list[str]:
+    return [str(e["message"]) for e in trace if e["kind"] == "notice"]
+
+
+async def test_one_made_up_number_goes_back_when_the_tool_can_fetch_the_tasks_items() -> None:
+    """compose11's j07: `3 + 2 * 5` for "3 notebooks and 2 pens", the pens' price made up."""
+    made_up = [call("calculator", expression="3 + 2 * 5"), "13"]
+    fetched = [
+        call("lookup", table="prices", key="notebooks"),
+        "3.5",
+        call("lookup", table="prices", key="pens"),
+        "1.2",
+    ]
+    model = ScriptedModel([*made_up, *fetched, call("calculator", expression="3 * 3.5 + 2 * 1.2"), "12.9"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What do 3 notebooks and 2 pens cost in total?")
+    assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
+    sent_back = model.requests[2].messages[-1].content
+    assert "(notebooks, pens) with lookup first" in sent_back
+    # the counts went into no call that counts: the made-up one used nothing
+    assert "3 * 3.5 and 2 * 1.2" in model.requests[6].messages[-1].content
+    assert result.output == "12.9"
+
+
+async def test_one_number_of_the_models_own_stands_where_the_tool_fetches_none_of_the_tasks_words() -> None:
+    model = ScriptedModel([call("calculator", expression="3 * 3600"), "10800"])
+    result = await Agent(model, tools=[lookup, calculator]).run("How many seconds are in 3 hours?")
+    assert result.output == "10800" and not notices(result.trace)
+    # two numbers from nowhere were the made-up check's case already; one is not, without items to fetch
+    model = ScriptedModel([call("calculator", expression="2 * 2"), "4"])
+    result = await Agent(model, tools=[calculator]).run("What is the price of a pen multiplied by itself?")
+    assert result.output == "4"
+
+
+async def test_a_tool_that_takes_most_words_names_no_item() -> None:
+    @tool(read_only=True)
+    def word_count(text: str) -> str:
+        """Count the words in a text."""
+        return str(len(text.split()))
+
+    model = ScriptedModel([call("calculator", expression="3 * 60"), "180"])
+    result = await Agent(model, tools=[word_count, calculator]).run("How many minutes are in 3 hours?")
+    assert result.output == "180" and not notices(result.trace)
