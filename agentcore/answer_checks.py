@@ -23,6 +23,7 @@ from agentcore.run_reads import candidates, good_steps, item_tools, unused_items
 from agentcore.tool_fit import fitting_tools, tool_docs
 from agentcore.unfinished import (
     argument_values,
+    derived,
     echoes_task,
     guessed,
     latest_unused,
@@ -393,6 +394,14 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
     results = [step.result or "" for step in done]
     latest = latest_unused([(step.call.arguments if step.call else {}, step.result or "") for step in done])
     return unsourced(run.ctx.task, answer, results, calls), latest, insisted
+
+
+def derivation(run: Run, answer: str) -> str | None:
+    """The one operation on the run's results and the task's unused numbers that the answer's number is
+    (agentcore.unfinished.derived): an answer from the model's head whose arithmetic checks out."""
+    done = [step for step in good_steps(run) if step.call is not None]
+    spare = unused_numbers(run.ctx.task, [step.call.arguments for step in done if step.call is not None])
+    return derived(answer, [step.result or "" for step in done], spare)
 
 
 def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], list[str]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentcore import prompting
-from agentcore.answer_checks import ANSWER_CHECKS, echoed_again, unsourced_numbers
+from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.loop_checks import (
@@ -126,6 +126,14 @@ class FinalTurn:
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
+        worked = derivation(run, self.content) if invented else None
+        if worked is not None and insisted:
+            # Sent back once, and the number is one operation on known numbers ("59 * 2"): its arithmetic checks
+            # out, where the tool's result would drop the operation.
+            run.notice(
+                "final answer kept a number no tool returned; it is one operation on known numbers", worked=worked
+            )
+            return accept(run, self.content)
         if invented and insisted:
             # Sent back once already and the model insists on its own number: the tool's result wins.
             content = with_tool_value(self.content, invented, latest)
@@ -140,7 +148,7 @@ class FinalTurn:
             # Arithmetic done in the model's head after tool use: a 0.5B model gets it wrong. Once, require a tool.
             run.forced, run.unsourced_sent = frozenset(spec.name for spec in run.specs), bool(latest)
             run.notice("final answer has numbers no tool returned; a tool call is required", numbers=invented)
-            run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest))
+            run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest, worked or ""))
             return ModelTurn()
         return accept(run, self.content)
 

@@ -152,6 +152,35 @@ def latest_unused(steps: Sequence[tuple[Any, str]]) -> str:
     return steps[-1][1] if steps else ""
 
 
+def derived(answer: str, results: Sequence[str], spare: Sequence[str]) -> str | None:
+    """The one operation, on a result's number and another result's or a `spare` number (the task's, unused by
+    any call), whose value the answer's one number writes ("59 * 2" for 118, "... 2024-09-01, times 2?" after
+    date_diff gave 59); None when there is none. The answer's arithmetic then checks out on known numbers."""
+    written = list(dict.fromkeys(_NUMBER.findall(_THOUSANDS.sub("", _json_text(answer.strip())))))
+    values = list(dict.fromkeys(v for result in results for v in numbers_in(result)))
+    if len(written) != 1 or not values:
+        return None
+    others = [*(float(n) for n in spare), *values]  # the task's unused numbers first: "59 * 2" over "59 + 59"
+    for a in values:
+        for b in others:
+            for text, value in _operations(a, b):
+                if value is not None and _rounds_to(value, written[0]):
+                    return text
+    return None
+
+
+def _operations(a: float, b: float) -> list[tuple[str, float | None]]:
+    x, y = _plain(a), _plain(b)
+    return [
+        (f"{x} + {y}", a + b),
+        (f"{x} * {y}", a * b),
+        (f"{x} - {y}", a - b),
+        (f"{y} - {x}", b - a),
+        (f"{x} / {y}", a / b if b else None),
+        (f"{y} / {x}", b / a if a else None),
+    ]
+
+
 def used_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> int | None:
     """The index of the step that took the answer as an input, when the answer is one number, a tool's result and
     none of the task's, that a step used while that step's own, different result is still unused: "159" for

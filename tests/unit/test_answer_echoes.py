@@ -8,7 +8,15 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unfinished import beside_result, echoes_task, latest_unused, restates_task, used_up, without_term
+from agentcore.unfinished import (
+    beside_result,
+    derived,
+    echoes_task,
+    latest_unused,
+    restates_task,
+    used_up,
+    without_term,
+)
 
 
 @tool(read_only=True)
@@ -209,3 +217,34 @@ async def test_an_insisted_head_answer_gives_way_to_the_result_no_call_took() ->
     turns = [call("calculator", expression="159 - 30"), "126", call("price", item="printer"), "126"]
     result = await Agent(ScriptedModel(turns), tools=[price, calculator]).run("Subtract 30 from what a printer costs.")
     assert result.output == "129.0"
+
+
+@pytest.mark.parametrize(
+    ("answer", "results", "spare", "expected"),
+    [
+        ("118", ["59"], ["2"], "59 * 2"),  # j05: "... times 2?" after date_diff gave 59; the task's 2 first
+        ("118", ["59"], [], "59 + 59"),
+        ("449.95", ["215", "19.95", "430"], [], "19.95 + 430"),
+        ("29.5", ["59"], ["2"], "59 / 2"),
+        ("60", ["59"], [], None),  # no operation on known numbers gives it
+        ("118 or 120", ["59"], ["2"], None),  # more than one number
+        ("118", [], ["2"], None),  # no result
+    ],
+)
+def test_derived_is_one_operation_on_known_numbers(
+    answer: str, results: list[str], spare: list[str], expected: str | None
+) -> None:
+    assert derived(answer, results, spare) == expected
+
+
+async def test_an_insisted_head_answer_that_is_one_operation_on_known_numbers_stands() -> None:
+    @tool(read_only=True)
+    def days(start: str, end: str) -> str:
+        """Count the days between two dates."""
+        return "59"
+
+    turns = [call("days", start="2024-07-04", end="2024-09-01"), "118", call("days", start="2024-07-04", end="x")]
+    model = ScriptedModel([*turns, "118"])
+    result = await Agent(model, tools=[days, calculator]).run("The days from 2024-07-04 to 2024-09-01, times 2?")
+    assert "If 118 is 59 * 2, compute 59 * 2 with a tool." in model.requests[2].messages[-1].content
+    assert result.output == "118"
