@@ -24,6 +24,7 @@ from agentcore.tool_fit import fitting_tools, tool_docs
 from agentcore.unfinished import (
     argument_values,
     derived,
+    echo_steps,
     echoes_task,
     guessed,
     latest_unused,
@@ -35,6 +36,7 @@ from agentcore.unfinished import (
     numbers_written,
     open_results,
     premature,
+    redone,
     repeats_result,
     restates_task,
     unsourced,
@@ -145,6 +147,23 @@ def used_up_check(run: Run, answer: str) -> bool:
     call, result = done[index]
     run.notice("final answer is a value a call already used; sent back", call=call.signature())
     run.messages.append(prompting.used_up_notice(run.ctx.task, answer.strip(), call, result.strip()))
+    return True
+
+
+def redone_check(run: Run, answer: str) -> bool:
+    """Once: the answer is the result of a line that a later call of another tool started again, from the same
+    number of the task ("36000" from `12 * 3 * 1000` after unit_convert took the 12 kilograms to pounds)."""
+    if run.redone_checked or run.final_only or not run.deps.settings.check_sources:
+        return False
+    done = [(step.call, step.result or "") for step in good_steps(run) if step.call is not None]
+    found = redone(run.ctx.task, answer, [(call.name, call.arguments, result) for call, result in done])
+    if found is None:
+        return False
+    run.redone_checked = True
+    (before, _), (later, result) = done[found[0]], done[found[1]]
+    run.notice("final answer comes from a line a later call started again; sent back", call=later.signature())
+    notice = prompting.redone_notice(run.ctx.task, answer.strip(), before, later, result.strip())
+    run.messages.append(notice)
     return True
 
 
@@ -308,6 +327,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     unfinished_check,
     restated_check,
     used_up_check,
+    redone_check,
     conversion_check,
     unit_check,
     uncombined_check,
@@ -390,10 +410,11 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
     if not insisted and (run.sources_checked or run.final_only):
         return [], "", False
     run.sources_checked = True
-    calls = [step.call.arguments for step in done if step.call]
-    results = [step.result or "" for step in done]
-    latest = latest_unused([(step.call.arguments if step.call else {}, step.result or "") for step in done])
-    return unsourced(run.ctx.task, answer, results, calls), latest, insisted
+    steps = [(step.call.arguments if step.call else {}, step.result or "") for step in done]
+    echoes = echo_steps(steps)  # `calculator("36.32008")`: a number written through a tool is no source
+    sources = [step for index, step in enumerate(steps) if index not in echoes] or steps
+    latest = latest_unused(sources)
+    return unsourced(run.ctx.task, answer, [r for _, r in sources], [a for a, _ in sources]), latest, insisted
 
 
 def derivation(run: Run, answer: str) -> str | None:

@@ -23,6 +23,7 @@ from agentcore.portions import of_results
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
 from agentcore.run_reads import good_steps, item_tools, unused_words
+from agentcore.runaway import cut_short
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
 from agentcore.tool_fit import tool_docs, unrelated
@@ -323,14 +324,16 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     goes between the units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its
     text or a name written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and an
     expression that also does a later step of the plan against precedence goes as its own step (step_order), and
-    a count of days converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units)."""
+    a count of days converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units),
+    and an argument that runs on in a decoding loop goes with its repeated operation once (agentcore.runaway)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
     done = [step for step in good_steps(run) if step.call is not None]
     results = [step.result or "" for step in done]
     earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
-    arguments = {key: with_results(value, call.name, earlier) for key, value in call.arguments.items()}
+    written = cut_short(call.arguments)
+    arguments = {key: with_results(value, call.name, earlier) for key, value in written.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)

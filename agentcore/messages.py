@@ -27,6 +27,7 @@ NoticeKind = Literal[
     "beside",
     "convert",
     "used_up",
+    "redone",
 ]
 
 
@@ -157,7 +158,9 @@ class NoticePart:
     was the second such call, and the next turn may only answer), or an answer taken from the wrong line of a
     result (`result`: the answer; `message`: the line the task names), or a conversion still due (`names`: the
     task's word for the unit to reach; `call`: the conversion written out), or an answer that a later computation
-    already used up (`message`: the answer; `call`: that computation; `result`: its result)."""
+    already used up (`message`: the answer; `call`: that computation; `result`: its result), or an answer from a line
+    that a later call started again (`message`: the answer; `what`: the call that gave it; `call`: the later call;
+    `result`: its result)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -298,9 +298,10 @@ def _notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up"):
+    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone"):
         texts = {
             "used_up": _used_up_text,
+            "redone": _redone_text,
             "unsupplied": _unsupplied_text,
             "wrong_row": _wrong_row_text,
             "unit": _unit_text,
@@ -435,6 +436,20 @@ def _used_up_text(part: NoticePart) -> str:
         f"Not done yet: {clip(part.message, 120)} was already used: {clip(call, 200)} returned {clip(part.result)}."
         f"\nTask: {part.task}\nReply with the final_answer from the latest result, or call a tool for a step still"
         " to do."
+    )
+
+
+def redone_notice(task: str, answer: str, before: ToolCall, later: ToolCall, result: str) -> Message:
+    """The answer is `before`'s result, while `later` took the same number of the task again and gave `result`."""
+    return render(NoticePart("redone", task, message=answer, what=before.signature(), call=later, result=result))
+
+
+def _redone_text(part: NoticePart) -> str:
+    later = part.call.signature() if part.call is not None else "a later call"
+    return (
+        f"Not done yet: {clip(part.message, 120)} came from {clip(part.what, 200)}, but {clip(later, 200)} started"
+        f" again from the task's number and returned {clip(part.result)}.\nTask: {part.task}\nContinue from"
+        f" {clip(part.result)}: call a tool for the step still to do, or reply with the final_answer."
     )
 
 

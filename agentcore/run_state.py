@@ -84,6 +84,7 @@ class Run:
     fit_held: ToolCall | None = None  # that call, when it was held back: a numeric answer may then call it
     copied_checked: bool = False  # an answer that was a call's own input went back once for its result
     restated_sent: bool = False  # an answer of the task's own numbers went back; a second one is replaced
+    redone_checked: bool = False  # an answer from a line a later call started again went back
     used_up_checked: bool = False  # an answer that a later call had already used went back
     unit_checked: bool = False  # an answer in its tool's unit of time went back once for the task's unit
     converted_checked: bool = False  # an answer before the unit the task asks for went back once (unit_names)

@@ -181,6 +181,32 @@ def _operations(a: float, b: float) -> list[tuple[str, float | None]]:
     ]
 
 
+def redone(task: str, answer: str, steps: Sequence[tuple[str, Any, str]]) -> tuple[int, int] | None:
+    """(the step whose result the answer repeats, a later step of another tool that took one of the task's
+    numbers that step took), when there are such: "36000" from `12 * 3 * 1000` after unit_convert took the 12
+    kilograms again (compose10's h18). The later line supersedes the answer's."""
+    written = values_in(task)
+    for index, (name, arguments, result) in enumerate(steps):
+        if not repeats_result(task, answer, result):
+            continue
+        mine = argument_values(arguments) & written
+        for later in range(index + 1, len(steps)):
+            other, inputs, output = steps[later]
+            if other != name and mine & argument_values(inputs) and numbers_in(output):
+                return index, later
+    return None
+
+
+def echo_steps(steps: Sequence[tuple[Any, str]]) -> set[int]:
+    """The steps that returned their own input, one number (`calculator("36.32008")`): a number written through
+    a tool, which sources nothing."""
+    return {
+        index
+        for index, (arguments, result) in enumerate(steps)
+        if (values := values_in(result)) and len(values) == 1 and argument_values(arguments) == values
+    }
+
+
 def used_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> int | None:
     """The index of the step that took the answer as an input, when the answer is one number, a tool's result and
     none of the task's, that a step used while that step's own, different result is still unused: "159" for

@@ -11,8 +11,10 @@ from agentcore.tools.function import tool
 from agentcore.unfinished import (
     beside_result,
     derived,
+    echo_steps,
     echoes_task,
     latest_unused,
+    redone,
     restates_task,
     used_up,
     without_term,
@@ -248,3 +250,27 @@ async def test_an_insisted_head_answer_that_is_one_operation_on_known_numbers_st
     result = await Agent(model, tools=[days, calculator]).run("The days from 2024-07-04 to 2024-09-01, times 2?")
     assert "If 118 is 59 * 2, compute 59 * 2 with a tool." in model.requests[2].messages[-1].content
     assert result.output == "118"
+
+
+def test_redone_is_the_answers_line_that_a_later_call_of_another_tool_started_again() -> None:
+    task = "A crate weighs 12 kilograms. What do 3 crates weigh in pounds?"
+    steps = [("calculator", {"expression": "12 * 3 * 1000"}, "36000"), ("convert", {"value": 12}, "26.455471")]
+    assert redone(task, "36000", steps) == (0, 1)
+    assert redone(task, "26.455471", steps) is None  # the later line's own result
+    again = [steps[0], ("calculator", {"expression": "12 * 3"}, "36")]
+    assert redone(task, "36000", again) is None  # the same tool: another step, not a new start
+    assert redone(task, "36000", [steps[0], ("convert", {"value": 5}, "11")]) is None  # another number
+
+
+def test_echo_steps_returned_their_own_one_number() -> None:
+    steps = [({"value": 3}, "9.84252"), ({"expression": "36.32008"}, "36.32008"), ({"expression": "2 * 2"}, "4")]
+    assert echo_steps(steps) == {1}
+
+
+async def test_a_number_written_through_a_tool_is_no_source() -> None:
+    """compose10's h17: `calculator("36.32008")` after the stale notice, then "36.32008" as the answer."""
+    turns = [call("to_miles", km=3), call("calculator", expression="36.32008"), "36.32008"]
+    model = ScriptedModel([*turns, call("calculator", expression="1.864113 * 4"), "7.456452"])
+    result = await Agent(model, tools=[to_miles, calculator]).run("A path is 3 km. How many miles are 4 paths?")
+    assert "No tool returned 36.32008" in model.requests[3].messages[-1].content
+    assert result.output == "7.456452"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 import pytest
+from arithmetic_tools import calculator as evaluator
 
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
@@ -158,3 +159,21 @@ async def test_the_conversion_check_fires_once() -> None:
     assert result.output == "2990"  # still no feet, but the check has had its turn: the run ends
     notices = [r.messages[-1].content for r in model.requests]
     assert sum("no conversion has reached it" in n for n in notices) == 1
+
+
+async def test_an_answer_from_the_line_the_conversion_started_again_goes_back() -> None:
+    """compose10's h18: `12 * 3 * 1000` (36000), the conversion of the 12 kilograms, then "36000" again."""
+    script = [
+        call("calculator", expression="12 * 3 * 1000"),
+        "36000",
+        call("unit_convert", value=12, from_unit="kg", to_unit="lb"),
+        "36000",
+        call("calculator", expression="26.455471 * 3"),
+        "79.366413",
+    ]
+    model = ScriptedModel(script)
+    task = "A crate weighs 12 kilograms. What do 3 crates weigh in pounds?"
+    result = await Agent(model, tools=[unit_convert, evaluator]).run(task)
+    notice = model.requests[4].messages[-1].content
+    assert notice.startswith("Not done yet: 36000 came from calculator(") and "returned 26.455471" in notice
+    assert result.output == "79.366413"
