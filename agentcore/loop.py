@@ -126,8 +126,8 @@ class FinalTurn:
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
-        worked = derivation(run, self.content) if invented else None
-        if worked is not None and insisted:
+        worked = derivation(run, self.content) if invented and insisted else None
+        if worked is not None:
             # Sent back once, and the number is one operation on known numbers ("59 * 2"): its arithmetic checks
             # out, where the tool's result would drop the operation.
             run.notice(
@@ -148,7 +148,7 @@ class FinalTurn:
             # Arithmetic done in the model's head after tool use: a 0.5B model gets it wrong. Once, require a tool.
             run.forced, run.unsourced_sent = frozenset(spec.name for spec in run.specs), bool(latest)
             run.notice("final answer has numbers no tool returned; a tool call is required", numbers=invented)
-            run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest, worked or ""))
+            run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest))
             return ModelTurn()
         return accept(run, self.content)
 

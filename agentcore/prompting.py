@@ -244,9 +244,8 @@ def unfinished_notice(
     return render(replace(part, results=tuple(results)))
 
 
-def unsourced_notice(task: str, numbers: Sequence[str], latest: str, worked: str = "") -> Message:
-    """`worked`: the one operation on known numbers that the answer's number is, if any ("59 * 2")."""
-    return render(NoticePart("unsourced", task, result=latest, names=tuple(numbers), message=worked))
+def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
+    return render(NoticePart("unsourced", task, result=latest, names=tuple(numbers)))
 
 
 def made_up_notice(
@@ -480,10 +479,9 @@ def _check_notice_text(part: NoticePart) -> str:
         return _unfinished_text(part)
     if part.notice == "unsourced":
         latest = f" The latest tool result is {clip(part.result)}." if part.result else ""
-        worked = f" If {numbers} is {part.message}, compute {part.message} with a tool." if part.message else ""
         return (
-            f"No tool returned {' or '.join(part.names)}: do not calculate in your head.{latest}{worked}\n"
-            f"Task: {task}\nCall a tool to compute what the task asks" + (" from the tool results." if latest else ".")
+            f"No tool returned {' or '.join(part.names)}: do not calculate in your head.{latest}\nTask: {task}\n"
+            "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
         )
     if part.notice == "made_up":
         return (

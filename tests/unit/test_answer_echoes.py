@@ -248,7 +248,7 @@ async def test_an_insisted_head_answer_that_is_one_operation_on_known_numbers_st
     turns = [call("days", start="2024-07-04", end="2024-09-01"), "118", call("days", start="2024-07-04", end="x")]
     model = ScriptedModel([*turns, "118"])
     result = await Agent(model, tools=[days, calculator]).run("The days from 2024-07-04 to 2024-09-01, times 2?")
-    assert "If 118 is 59 * 2, compute 59 * 2 with a tool." in model.requests[2].messages[-1].content
+    assert "59 * 2" not in model.requests[2].messages[-1].content  # not named: it may be the wrong operation
     assert result.output == "118"
 
 
