@@ -338,3 +338,20 @@ async def test_a_third_step_in_another_unit_is_not_dropped(qwen: LlamaCppModel) 
     notices = [e for e in result.trace if e["kind"] == "notice" and "conversion" in e["message"]]
     assert notices, "the answer in meters was not sent back"
     assert "1.460222" in str(result.output)
+
+
+async def test_a_whole_phrase_given_to_the_calculator_runs_as_the_expression_it_means(qwen: LlamaCppModel) -> None:
+    """This model called calculator("Subtract 30 from the price of a printer") (compose11's j04): it runs as
+    `(159) - 30` (agentcore.named, agentcore.phrasing)."""
+    result = await shop(qwen, "Subtract 30 from the price of a printer.")
+    ran = [s.call.arguments for s in result.steps if s.call is not None and s.call.name == "calculator"]
+    assert {"expression": "(159) - 30"} in ran
+    assert str(result.output).strip() == "129"
+
+
+async def test_one_made_up_price_goes_back_for_the_items_the_lookup_has(qwen: LlamaCppModel) -> None:
+    """This model answered `3 + 2 * 5` for "3 notebooks and 2 pens" (compose11's j07): one number from nowhere,
+    while the lookup has both items (agentcore.unfetched). The final number needs both prices and both counts."""
+    result = await shop(qwen, "What do 3 notebooks and 2 pens cost in total?")
+    assert any(e["kind"] == "notice" and "made-up inputs" in str(e["message"]) for e in result.trace)
+    assert "12.9" in str(result.output)
