@@ -24,7 +24,6 @@ from agentcore.tool_fit import fitting_tools, tool_docs
 from agentcore.unfinished import (
     argument_values,
     derived,
-    echo_steps,
     echoes_task,
     guessed,
     latest_unused,
@@ -411,10 +410,8 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
         return [], "", False
     run.sources_checked = True
     steps = [(step.call.arguments if step.call else {}, step.result or "") for step in done]
-    echoes = echo_steps(steps)  # `calculator("36.32008")`: a number written through a tool is no source
-    sources = [step for index, step in enumerate(steps) if index not in echoes] or steps
-    latest = latest_unused(sources)
-    return unsourced(run.ctx.task, answer, [r for _, r in sources], [a for a, _ in sources]), latest, insisted
+    latest = latest_unused(steps)
+    return unsourced(run.ctx.task, answer, [r for _, r in steps], [a for a, _ in steps]), latest, insisted
 
 
 def derivation(run: Run, answer: str) -> str | None:

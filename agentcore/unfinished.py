@@ -197,16 +197,6 @@ def redone(task: str, answer: str, steps: Sequence[tuple[str, Any, str]]) -> tup
     return None
 
 
-def echo_steps(steps: Sequence[tuple[Any, str]]) -> set[int]:
-    """The steps that returned their own input, one number (`calculator("36.32008")`): a number written through
-    a tool, which sources nothing."""
-    return {
-        index
-        for index, (arguments, result) in enumerate(steps)
-        if (values := values_in(result)) and len(values) == 1 and argument_values(arguments) == values
-    }
-
-
 def used_up(task: str, answer: str, steps: Sequence[tuple[Any, str]]) -> int | None:
     """The index of the step that took the answer as an input, when the answer is one number, a tool's result and
     none of the task's, that a step used while that step's own, different result is still unused: "159" for

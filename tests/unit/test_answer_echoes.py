@@ -11,7 +11,6 @@ from agentcore.tools.function import tool
 from agentcore.unfinished import (
     beside_result,
     derived,
-    echo_steps,
     echoes_task,
     latest_unused,
     redone,
@@ -260,17 +259,3 @@ def test_redone_is_the_answers_line_that_a_later_call_of_another_tool_started_ag
     again = [steps[0], ("calculator", {"expression": "12 * 3"}, "36")]
     assert redone(task, "36000", again) is None  # the same tool: another step, not a new start
     assert redone(task, "36000", [steps[0], ("convert", {"value": 5}, "11")]) is None  # another number
-
-
-def test_echo_steps_returned_their_own_one_number() -> None:
-    steps = [({"value": 3}, "9.84252"), ({"expression": "36.32008"}, "36.32008"), ({"expression": "2 * 2"}, "4")]
-    assert echo_steps(steps) == {1}
-
-
-async def test_a_number_written_through_a_tool_is_no_source() -> None:
-    """compose10's h17: `calculator("36.32008")` after the stale notice, then "36.32008" as the answer."""
-    turns = [call("to_miles", km=3), call("calculator", expression="36.32008"), "36.32008"]
-    model = ScriptedModel([*turns, call("calculator", expression="1.864113 * 4"), "7.456452"])
-    result = await Agent(model, tools=[to_miles, calculator]).run("A path is 3 km. How many miles are 4 paths?")
-    assert "No tool returned 36.32008" in model.requests[3].messages[-1].content
-    assert result.output == "7.456452"
