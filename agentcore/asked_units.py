@@ -50,21 +50,17 @@ def with_time_factor(expression: str, result: str, counted: str, asked: str, tas
         return expression
     operator, right = ("*", have // want) if have > want else ("/", want // have)
     count = re.escape(result)
-    number = r"(\d+)"
     # The factor alone on its side: `2 * 24 * 60` (two factors that make the right one) is left as written.
-    sides = [rf"(?<![\w.]){count}\s*{re.escape(operator)}\s*{number}(?![\w.]|\s*[*/])"]
+    sides = [rf"(?P<a>(?<![\w.]){count}\s*{re.escape(operator)}\s*)(?P<f>\d+)(?P<b>)(?![\w.]|\s*[*/])"]
     if operator == "*":
-        sides.append(rf"(?<![\w.*/])(?<![*/]\s){number}\s*\*\s*{count}(?![\w.])")
+        sides.append(rf"(?P<a>)(?<![\w.*/])(?<![*/]\s)(?P<f>\d+)(?P<b>\s*\*\s*{count})(?![\w.])")
     written = set(re.findall(r"\d+", task))
 
     def fixed(match: re.Match[str]) -> str:
-        factor = match.group(1)
+        factor = match.group("f")
         if int(factor) not in _FACTORS or int(factor) == right or factor in written:
             return match.group()
-        start, end = match.span(1)
-        text = match.group()
-        offset = match.start()
-        return text[: start - offset] + str(right) + text[end - offset :]
+        return f"{match.group('a')}{right}{match.group('b')}"
 
     for side in sides:
         expression = re.sub(side, fixed, expression)

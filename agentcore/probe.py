@@ -19,7 +19,6 @@ first step (compose10's h07 had spent a turn on the notice, and ran out of turns
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import Collection
 from typing import Any
@@ -81,7 +80,7 @@ def chosen(found: list[ToolCall], task: str = "") -> ToolCall | None:
     widest = [c for c in found if all(_within(other, c) for other in found)]
     if len(widest) == 1 or not (task and found):
         return widest[0] if len(widest) == 1 else None
-    return min(found, key=lambda c: (_position(c, task), -len(json.dumps(c.arguments))))
+    return min(found, key=lambda c: (_position(c, task), -len(str(c.arguments))))
 
 
 def _position(call: ToolCall, task: str) -> int:
