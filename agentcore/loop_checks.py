@@ -19,6 +19,7 @@ from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional, mentions, placeholders, task_words, unsupplied, with_value
 from agentcore.messages import NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
+from agentcore.notice_texts import clip
 from agentcore.portions import of_results
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
@@ -161,7 +162,7 @@ def unfitting_call(run: Run, call: ToolCall) -> bool:
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: nothing in the task is about what {call.name} does", True
     run.notice("tool call shares no word with the task, nor does any offered tool; not run", call=call.signature())
-    what = f"nothing in the task is about what {call.name} does ({prompting.clip(spec.description, 100)})"
+    what = f"nothing in the task is about what {call.name} does ({clip(spec.description, 100)})"
     run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, [], False, misfits=[what]))
     return True
 
@@ -182,7 +183,7 @@ def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str
 
 def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:
     doc = str((parameters.get("properties") or {}).get(name, {}).get("description", "")).strip()
-    takes = f" ({prompting.clip(doc, 80)})" if doc else ""
+    takes = f" ({clip(doc, 80)})" if doc else ""
     return f"{value!r} is {kind}, which {name}{takes} does not take"
 
 

@@ -34,11 +34,10 @@ from agentcore.messages import (
     ToolCall,
     ToolSpec,
 )
+from agentcore.notice_texts import clip, notice_text
 from agentcore.phrasing import arithmetic_hints
 from agentcore.signatures import tool_signature
 from agentcore.steps import StepPlan
-
-RESULT_CHARS = 600
 
 BASE_RULES = (
     "Reply with one JSON object per turn: either a tool call "
@@ -149,10 +148,6 @@ def _assistant_text(call: ToolCall | None, content: str | None, raw: str) -> str
         {"tool": call.name, "arguments": call.arguments} if call is not None else {"final_answer": content}
     )
     return json.dumps(body, ensure_ascii=False)
-
-
-def clip(text: str, limit: int = RESULT_CHARS) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
 
 
 def observation(
@@ -284,91 +279,9 @@ def review_notice(task: str, issue: str) -> Message:
     return render(NoticePart("review", task, message=issue))
 
 
-def _notice_text(part: NoticePart) -> str:
-    task = part.task
-    if part.notice == "repeat" and part.call is not None:
-        good = f"\nLatest good result: {clip(part.latest)}" if part.latest not in (None, part.result) else ""
-        return (
-            f"You already called {part.call.name} with these arguments; the result was: {clip(part.result)}{good}\n"
-            f"Task: {task}\nUse the results: call a different tool for the next step, or reply with the final_answer."
-        )
-    if part.notice == "missing_tool":
-        return (
-            f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
-            f"Original task: {task}\nCall it now with the values you have."
-        )
-    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone"):
-        texts = {
-            "used_up": _used_up_text,
-            "redone": _redone_text,
-            "unsupplied": _unsupplied_text,
-            "wrong_row": _wrong_row_text,
-            "unit": _unit_text,
-            "beside": _beside_text,
-            "convert": _convert_text,
-        }
-        return texts.get(part.notice, _copied_text)(part)
-    if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
-        return _check_notice_text(part)
-    if part.notice == "review":
-        return (
-            f"A reviewer found a problem with that answer: {part.message}\nTask: {task}\n"
-            "Reply with a corrected final_answer."
-        )
-    return f"{part.what} failed: {part.message}\nTask: {task}\nTry again."
-
-
-def _unsupplied_text(part: NoticePart) -> str:
-    """A held-back call whose required values nobody gave, or whose value its argument does not take (`message`):
-    use given values, another tool, or answer."""
-    tool = part.call.name if part.call is not None else "the tool"
-    values = " and ".join(part.names)
-    if part.what == "again":
-        reason = (
-            f"values that neither the task nor any tool result gives ({values})"
-            if values
-            else "values it does not take"
-        )
-        return (
-            f"Not run: {tool} again needs {reason}.\n"
-            f"Task: {part.task}\nDo not call {tool}. Reply with the final_answer now: answer what you can, and say"
-            " which values are missing or what these tools cannot do."
-        )
-    named = (
-        f"\nThe task names {' and '.join(part.results)}: call it if it does what the task asks." if part.results else ""
-    )
-    if part.message:
-        made_up = f" Also, {values} is in neither the task nor any tool result." if values else ""
-        return (
-            f"Not run: {part.message}.{made_up}\nTask: {part.task}{named}\nCall a tool only where its arguments take"
-            " the task's values. If no tool does what the task asks, do not call one: reply with the final_answer,"
-            " and say what these tools cannot do."
-        )
-    return (
-        f"Not run: {values} is in neither the task nor any tool result; it was made up.\nTask: {part.task}{named}\n"
-        f"Call a tool only with values that the task or a tool result gives. If the task does not give what {tool}"
-        " needs, do not call it: reply with the final_answer, and say which values are missing."
-    )
-
-
-def _wrong_row_text(part: NoticePart) -> str:
-    return (
-        f"Not done yet: {clip(part.result, 120)} is taken from a line the task does not ask about. The line it"
-        f" asks about is: {clip(part.message, 200)}\nTask: {part.task}\nReply with the final_answer from that line."
-    )
-
-
 def unit_notice(task: str, result: str, tool: str, asked: str, counted: str) -> Message:
     """The answer repeats `tool`'s result, in `counted`, while the task asks for `asked` (agentcore.asked_units)."""
     return render(NoticePart("unit", task, result=result, what=tool, names=(asked, counted)))
-
-
-def _unit_text(part: NoticePart) -> str:
-    asked, counted = part.names
-    return (
-        f"Not done yet: {clip(part.result)} is in {counted} ({part.what} counts {counted}), but the task asks for"
-        f" {asked}.\nTask: {part.task}\nConvert {clip(part.result)} {counted} to {asked} with a tool, then answer."
-    )
 
 
 def convert_notice(task: str, call: ToolCall, unit: str) -> Message:
@@ -377,31 +290,10 @@ def convert_notice(task: str, call: ToolCall, unit: str) -> Message:
     return render(NoticePart("convert", task, call=call, names=(unit,)))
 
 
-def _convert_text(part: NoticePart) -> str:
-    fixed = part.call or ToolCall("the tool", {})
-    example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
-    return (
-        f"Not done yet: the task asks for {part.names[0]}, and no conversion has reached it.\nTask: {part.task}\n"
-        f"Convert with {fixed.name} first, for example: {example}\nThen finish the task's remaining steps."
-    )
-
-
 def beside_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
     """A call used `numbers`, an earlier call's input, beside `result`, which stands for them; `call` is it
     written without them."""
     return render(NoticePart("beside", task, call=call, result=result, names=tuple(numbers)))
-
-
-def _beside_text(part: NoticePart) -> str:
-    """`part.call` is the held-back call with the number left out where that could be written."""
-    fixed = part.call or ToolCall("the tool", {})
-    example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
-    numbers = " and ".join(part.names)
-    return (
-        f"Not run: {numbers} went into an earlier step, whose result {clip(part.result)} already stands for it;"
-        f" that call counts it twice.\nTask: {part.task}\nCall {fixed.name} without {numbers}, for example:"
-        f" {example}"
-    )
 
 
 def copied_notice(task: str, copied: str, tool: str, result: str) -> Message:
@@ -410,46 +302,14 @@ def copied_notice(task: str, copied: str, tool: str, result: str) -> Message:
     return render(NoticePart("copied", task, result=result, what=tool, message=copied))
 
 
-def _copied_text(part: NoticePart) -> str:
-    """`what` empty: the answer restates the task's own numbers, not the input of a call."""
-    if not part.what:
-        return (
-            f"Not done yet: {clip(part.message, 120)} is a number the task gave, not a result. The last tool"
-            f" returned {clip(part.result)}.\nTask: {part.task}\nReply with the final_answer from the results, or"
-            " call a tool for a step still to do."
-        )
-    return (
-        f"Not done yet: {clip(part.message, 120)} is what you gave {part.what}, not its result. {part.what}"
-        f" returned {clip(part.result)}.\nTask: {part.task}\nReply with the final_answer, using that result."
-    )
-
-
 def used_up_notice(task: str, answer: str, call: ToolCall, result: str) -> Message:
     """The answer is a number that `call` already took as an input and turned into `result`, still unused."""
     return render(NoticePart("used_up", task, message=answer, call=call, result=result))
 
 
-def _used_up_text(part: NoticePart) -> str:
-    call = part.call.signature() if part.call is not None else "a later call"
-    return (
-        f"Not done yet: {clip(part.message, 120)} was already used: {clip(call, 200)} returned {clip(part.result)}."
-        f"\nTask: {part.task}\nReply with the final_answer from the latest result, or call a tool for a step still"
-        " to do."
-    )
-
-
 def redone_notice(task: str, answer: str, before: ToolCall, later: ToolCall, result: str) -> Message:
     """The answer is `before`'s result, while `later` took the same number of the task again and gave `result`."""
     return render(NoticePart("redone", task, message=answer, what=before.signature(), call=later, result=result))
-
-
-def _redone_text(part: NoticePart) -> str:
-    later = part.call.signature() if part.call is not None else "a later call"
-    return (
-        f"Not done yet: {clip(part.message, 120)} came from {clip(part.what, 200)}, but {clip(later, 200)} started"
-        f" again from the task's number and returned {clip(part.result)}.\nTask: {part.task}\nContinue from"
-        f" {clip(part.result)}: call a tool for the step still to do, or reply with the final_answer."
-    )
 
 
 def wrong_row_notice(task: str, answer: str, row: str) -> Message:
@@ -469,79 +329,6 @@ def unsupplied_notice(
     what = "again" if again else ""
     part = NoticePart("unsupplied", task, call=call, names=tuple(values), what=what, message="; ".join(misfits))
     return render(replace(part, results=tuple(others)))
-
-
-def _check_notice_text(part: NoticePart) -> str:
-    """The answer checks' notices (agentcore.unfinished): a chain stopped early, a number no tool returned, a call
-    that took an earlier input instead of its result."""
-    task, numbers = part.task, " and ".join(part.names)
-    if part.notice == "unfinished":
-        return _unfinished_text(part)
-    if part.notice == "unsourced":
-        latest = f" The latest tool result is {clip(part.result)}." if part.result else ""
-        return (
-            f"No tool returned {' or '.join(part.names)}: do not calculate in your head.{latest}\nTask: {task}\n"
-            "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
-        )
-    if part.notice == "made_up":
-        return (
-            f"Not done yet: {clip(part.result)} was computed from {numbers}, which are in neither the task nor any"
-            f" tool result: they were made up.\nTask: {task}\nGet each value the task needs"
-            + (f" ({', '.join(part.results)})" if part.results else "")
-            + f" with {part.what} first, then compute with the results."
-        )
-    if part.notice == "doubled":
-        fixed = part.call or ToolCall("the tool", {})
-        example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
-        return (
-            f"Not run: that call uses {clip(part.result)} twice, but {clip(part.result)} is the value of one item"
-            f" only. The task also names {numbers}, which no call has looked up yet.\nTask: {task}\n"
-            f"Call {fixed.name} for {numbers} first, for example: {example}"
-        )
-    if part.notice == "placeholder":
-        fixed = part.call or ToolCall("the tool", {})
-        values = " and ".join(json.dumps(value, ensure_ascii=False) for value in part.names)
-        example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
-        words = f" ({part.message})" if part.message else ""
-        failed = f"Error from {fixed.name}: {clip(part.result, 200)}\n" if part.result else ""
-        return (
-            f"{failed}{values} is a word from the description of {fixed.name}, not a value from the task.\n"
-            f"Task: {task}\nCall {fixed.name} again with a value the task names{words}, for example: {example}"
-        )
-    fixed = part.call or ToolCall("the tool", {})
-    call = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
-    return (
-        f"Not run: {numbers} was the input of an earlier step, whose result is {clip(part.result)}.\n"
-        f"Task: {task}\nCall {fixed.name} with the result instead, for example: {call}"
-    )
-
-
-def _unfinished_text(part: NoticePart) -> str:
-    """A chain stopped early: the numbers or listed items still to use, or the results still to combine."""
-    task, numbers = part.task, " and ".join(part.names)
-    uses = f"the task still uses {numbers} and" if numbers else "the task still"
-    if part.message:  # an item the task lists is still to fetch: that is the next step
-        return (
-            f"Not done yet: {clip(part.result)} is only the result of the last step; {uses} names "
-            f"{part.message}, which no call has used.\nTask: {task}\nCall a tool for {part.message} next."
-        )
-    if part.results and part.names and all(" * " in name for name in part.names):  # counts paired with items
-        values = ", ".join(clip(r, 40) for r in part.results)
-        return (
-            f"Not done yet: the results {values} are not combined yet; the task counts them as {numbers}.\n"
-            f"Task: {task}\nCall a tool for the next step with {numbers}."
-        )
-    if part.results:  # several results to combine: name them all, not only the last
-        values = ", ".join(clip(r, 40) for r in part.results)
-        still = f", and the task still uses {numbers}" if numbers else ""
-        return (
-            f"Not done yet: the results {values} are not combined yet{still}.\n"
-            f"Task: {task}\nCall a tool for the next step with {values}{' and ' + numbers if numbers else ''}."
-        )
-    return (
-        f"Not done yet: {clip(part.result)} is only the result of the last step, and the task still uses "
-        f"{numbers}.\nTask: {task}\nCall a tool for the next step with {clip(part.result)} and {numbers}."
-    )
 
 
 _ROLES: dict[str, Role] = {
@@ -566,7 +353,7 @@ def text_of(part: Part) -> str:
         return _assistant_text(None, part.content, part.raw)
     if isinstance(part, ObservationPart):
         return _observation_text(part)
-    return _notice_text(part)
+    return notice_text(part)
 
 
 def render(part: Part) -> Message:

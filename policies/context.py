@@ -33,6 +33,7 @@ from typing import Any
 from agentcore import prompting
 from agentcore.context import RunContext
 from agentcore.messages import Message, ModelRequest, ModelResponse, ObservationPart, TaskPart
+from agentcore.notice_texts import clip
 from agentcore.policy import CallModel, Policy
 
 
@@ -64,7 +65,7 @@ class Observation:
 
     @property
     def result(self) -> str:
-        return prompting.clip(self.part.result)
+        return clip(self.part.result)
 
     def with_result(self, result: str, *, guidance: bool = True) -> Message:
         return prompting.render(replace(self.part, result=result, guidance=self.part.guidance and guidance))

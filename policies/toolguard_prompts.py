@@ -22,6 +22,7 @@ from typing import Any
 
 from agentcore import prompting
 from agentcore.messages import Message, SystemPart, ToolCall, ToolSpec
+from agentcore.notice_texts import clip
 from agentcore.signatures import tool_signature
 
 NO_TOOL = "no_tool_suitable"
@@ -102,7 +103,7 @@ class GuardStep:
     def of(cls, call: ToolCall, result: str, error: bool, *, filtered: bool = False) -> GuardStep:
         """`filtered`: the plans see the result without its injected spans (`without_injections`)."""
         shown = without_injections(result) if filtered else result
-        return cls(call, prompting.clip(shown, RESULT_CHARS), error, result[:SOURCE_CHARS])
+        return cls(call, clip(shown, RESULT_CHARS), error, result[:SOURCE_CHARS])
 
 
 def clean_instructions(system: Message) -> str | None:

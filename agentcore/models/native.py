@@ -33,7 +33,8 @@ from agentcore.messages import (
     ToolCall,
     ToolSpec,
 )
-from agentcore.prompting import clip, observation_guidance, text_of
+from agentcore.notice_texts import clip
+from agentcore.prompting import observation_guidance, text_of
 from agentcore.turns import bound_schema, spelled_arguments
 
 TOOL_FORMATS = ("json", "native")
