@@ -17,6 +17,7 @@ from agentcore import prompting
 from agentcore.asked_units import asked_unit
 from agentcore.grounding import counted_items, listed_together, mentions
 from agentcore.messages import CallPart, ToolCall
+from agentcore.portions import portion_left
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
@@ -163,6 +164,30 @@ def redone_check(run: Run, answer: str) -> bool:
     run.notice("final answer comes from a line a later call started again; sent back", call=later.signature())
     notice = prompting.redone_notice(run.ctx.task, answer.strip(), before, later, result.strip())
     run.messages.append(notice)
+    return True
+
+
+def portion_check(run: Run, answer: str) -> bool:
+    """Once: the answer is the result of a call that scaled a value by a factor of the task (`215 / 2` for "half
+    of that price") while the task names an addition or subtraction no call did ("add ... to it"): the part is
+    ready, the whole is still to combine with it (agentcore.portions)."""
+    done = [step for step in good_steps(run) if step.call is not None]
+    if run.portion_checked or run.final_only or not run.deps.settings.check_unfinished or not done:
+        return False
+    last = done[-1]
+    result = (last.result or "").strip()
+    if last.call is None or not repeats_result(run.ctx.task, answer, result):
+        return False
+    earlier = [
+        s.call.arguments for s in done[:-1] if s.call is not None and s.call.signature() not in run.made_up_calls
+    ]
+    found = portion_left(run.ctx.task, last.call.arguments, earlier)
+    if found is None:
+        return False
+    run.portion_checked = True
+    expression, whole, word = found
+    run.notice("final answer is a part of a value the task still adds to or takes from", call=last.call.signature())
+    run.messages.append(prompting.portion_notice(run.ctx.task, expression, whole, word, result))
     return True
 
 
@@ -327,6 +352,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     restated_check,
     used_up_check,
     redone_check,
+    portion_check,
     conversion_check,
     unit_check,
     uncombined_check,

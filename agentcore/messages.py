@@ -28,6 +28,7 @@ NoticeKind = Literal[
     "convert",
     "used_up",
     "redone",
+    "portion",
 ]
 
 

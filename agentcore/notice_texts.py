@@ -17,6 +17,9 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
 
 
+_ANSWER_TEXTS = ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion")
+
+
 def notice_text(part: NoticePart) -> str:
     task = part.task
     if part.notice == "repeat" and part.call is not None:
@@ -30,8 +33,19 @@ def notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone"):
+    if part.notice in (
+        "unsupplied",
+        "wrong_row",
+        "unit",
+        "copied",
+        "beside",
+        "convert",
+        "used_up",
+        "redone",
+        "portion",
+    ):
         texts = {
+            "portion": _portion_text,
             "used_up": _used_up_text,
             "redone": _redone_text,
             "unsupplied": _unsupplied_text,
@@ -140,6 +154,15 @@ def _used_up_text(part: NoticePart) -> str:
         f"Not done yet: {clip(part.message, 120)} was already used: {clip(call, 200)} returned {clip(part.result)}."
         f"\nTask: {part.task}\nReply with the final_answer from the latest result, or call a tool for a step still"
         " to do."
+    )
+
+
+def _portion_text(part: NoticePart) -> str:
+    whole, word = part.names
+    return (
+        f'Not done yet: {clip(part.result)} is {clip(part.what, 120)}, a part of {whole}. The task says "{word}",'
+        f" and no step has done that yet.\nTask: {part.task}\nCall a tool for the next step with {whole} and"
+        f" {clip(part.result)}."
     )
 
 

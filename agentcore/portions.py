@@ -5,6 +5,13 @@ The 0.5B model turns "half of it", "a tenth of that price" or "15% of it" into t
 the value, a well-formed call with the wrong sum. Where the task names such a portion, and an expression adds or
 subtracts exactly that fraction to a number a tool returned, the expression runs with the portion of that number
 ("85 + 85 * 0.5"). A fraction the task writes in digits itself ("minus 0.5 kilograms") is left as written.
+
+`portion_left` is the answer-side twin (compose10-12, "reuse" class): "Take the price of a monitor and add half of
+that price to it" ran as `215 / 2` and was answered 107.5; "a tablet's price less one tenth of itself" stopped at
+`329 / 10`. The last call scaled one value by a factor the task writes ("half", "one tenth", "15%", "4"), and the
+task names an addition or subtraction that no call did. The words read are the few that name those two operations
+in English arithmetic, not a phrasing of the suite; a task that names neither ("What is half the price of a
+monitor?") is answered with the part, as asked.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.unfinished import numbers_in
+from agentcore.unfinished import BARE_NUMBER, leaves, numbers_in, values_in
 
 _NAMED = {"half": 1 / 2, "third": 1 / 3, "quarter": 1 / 4, "fourth": 1 / 4, "fifth": 1 / 5, "sixth": 1 / 6,
           "eighth": 1 / 8, "tenth": 1 / 10, "hundredth": 1 / 100}  # fmt: skip
@@ -60,3 +67,49 @@ def _with_portion(value: Any, portions: list[float], returned: set[float], writt
     if not any(abs(fraction - p) <= _CLOSE * max(p, 0.01) for p in portions):
         return value
     return f"{whole} {sign} {whole} * {part}"
+
+
+_MULTIPLES = {"twice": 2, "double": 2, "triple": 3}
+_N = rf"\(?\s*({BARE_NUMBER.pattern})\s*\)?"
+_SCALED = re.compile(rf"^\s*{_N}\s*([*/])\s*{_N}\s*$")  # one value times or over one factor: "215 / 2"
+_SIGNED = re.compile(r"(?<![\de.])[+-]\s*[\d(]|\d\s*-")  # an addition or subtraction in an expression
+_ARITHMETIC = re.compile(r"[\d\s.+\-*/()%^]+")
+# English arithmetic's words for adding or subtracting; not "difference", which a date tool counts by itself.
+_ADDITIVE = re.compile(r"\b(?:add|adds|added|adding|plus|sum|minus|less|subtract|subtracts|subtracted|subtracting)\b")
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)")
+
+
+def factors(task: str) -> set[float]:
+    """The factors the task writes: its numbers, its fraction words as both fraction and denominator ("a
+    quarter": 0.25 and 4), "twice" and the like, and its percentages as fractions ("15%": 0.15)."""
+    lowered = task.lower()
+    found = set(values_in(lowered))
+    for word in re.findall(r"[a-z]+", lowered):
+        if word in _NAMED:
+            found |= {round(_NAMED[word], 12), round(1 / _NAMED[word], 12)}
+        elif word in _MULTIPLES:
+            found.add(float(_MULTIPLES[word]))
+    return found | {round(float(p) / 100, 12) for p in _PERCENT.findall(lowered)}
+
+
+def portion_left(task: str, arguments: Any, earlier: Sequence[Any]) -> tuple[str, str, str] | None:
+    """(the expression, the whole it took a part of, the task's operation word) when `arguments` (of the call the
+    answer repeats) scale one value by a factor of the task, the task names an addition or subtraction, and
+    neither that call nor any `earlier` call's arguments added or subtracted anything; None otherwise."""
+    word = _ADDITIVE.search(task.lower())
+    scaled = [m for m in (_SCALED.match(v) for v in leaves(arguments) if isinstance(v, str)) if m is not None]
+    if word is None or len(scaled) != 1 or any(_adds(value) for value in (arguments, *earlier)):
+        return None
+    match, given = scaled[0], factors(task)
+    pairs = ((match.group(1), match.group(3)), (match.group(3), match.group(1)))
+    wholes = [n for n, other in pairs if _value(other) in given and _value(n) not in given]
+    return (match.group().strip(), wholes[0], word.group()) if len(wholes) == 1 else None
+
+
+def _adds(arguments: Any) -> bool:
+    texts = (v for v in leaves(arguments) if isinstance(v, str) and _ARITHMETIC.fullmatch(v))
+    return any(_SIGNED.search(text) for text in texts)
+
+
+def _value(number: str) -> float:
+    return round(abs(float(number)), 12)

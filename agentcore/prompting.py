@@ -312,6 +312,11 @@ def redone_notice(task: str, answer: str, before: ToolCall, later: ToolCall, res
     return render(NoticePart("redone", task, message=answer, what=before.signature(), call=later, result=result))
 
 
+def portion_notice(task: str, expression: str, whole: str, word: str, result: str) -> Message:
+    """The answer is `result`, from `expression`, a part of `whole`; the task's `word` still adds or subtracts."""
+    return render(NoticePart("portion", task, result=result, what=expression, names=(whole, word)))
+
+
 def wrong_row_notice(task: str, answer: str, row: str) -> Message:
     return render(NoticePart("wrong_row", task, result=answer, message=row))
 

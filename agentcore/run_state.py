@@ -86,6 +86,7 @@ class Run:
     restated_sent: bool = False  # an answer of the task's own numbers went back; a second one is replaced
     redone_checked: bool = False  # an answer from a line a later call started again went back
     used_up_checked: bool = False  # an answer that a later call had already used went back
+    portion_checked: bool = False  # an answer that was a part of a value still to add to went back (portions)
     unit_checked: bool = False  # an answer in its tool's unit of time went back once for the task's unit
     converted_checked: bool = False  # an answer before the unit the task asks for went back once (unit_names)
     conversion_fix: ToolCall | None = None  # the conversion that notice wrote out: it runs unchallenged

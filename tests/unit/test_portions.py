@@ -7,7 +7,7 @@ import pytest
 
 from agentcore.agent import Agent
 from agentcore.events import Event, Notice
-from agentcore.portions import named_portions, of_results
+from agentcore.portions import factors, named_portions, of_results, portion_left
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -79,3 +79,35 @@ async def test_the_loop_runs_the_portion_of_the_result() -> None:
     assert [step.result for step in result.steps if step.call] == ["85", "127.5"]
     assert result.output == "127.5"
     assert any(isinstance(e, Notice) and "form its docs and the task give" in e.message for e in events)
+
+
+def test_portion_left_names_the_whole_and_the_operation_still_to_do() -> None:
+    task = "Take the price of a monitor and add half of that price to it."
+    assert portion_left(task, {"expression": "215 / 2"}, [{"table": "prices", "key": "monitor"}]) == (
+        "215 / 2",
+        "215",
+        "add",
+    )
+    assert portion_left("What is a tablet's price less one tenth of itself?", {"expression": "329 * 0.1"}, []) == (
+        "329 * 0.1",
+        "329",
+        "less",
+    )
+
+
+def test_portion_left_leaves_a_part_the_task_asks_for() -> None:
+    # No addition or subtraction named: the part is the answer.
+    assert (
+        portion_left("Look up the price of a monitor and give me 15% of it.", {"expression": "215 * 0.15"}, []) is None
+    )
+    # The addition is done already, in this call or an earlier one.
+    task = "Add half of the price of a monitor to it."
+    assert portion_left(task, {"expression": "215 + 215 / 2"}, []) is None
+    assert portion_left(task, {"expression": "107.5 * 1"}, [{"expression": "215 + 107.5"}]) is None
+    # The factor is none of the task's: 0.9 for "less one tenth" is the whole computation, not a part of it.
+    assert portion_left("What is a tablet's price less one tenth of itself?", {"expression": "329 * 0.9"}, []) is None
+
+
+def test_factors_read_fraction_words_percentages_and_numbers() -> None:
+    assert {0.5, 2.0, 0.15, 3.0} <= factors("half of it, plus 15% and 3 more")
+    assert {0.25, 4.0, 2.0} <= factors("a quarter of it, twice")
