@@ -17,7 +17,7 @@ from agentcore import prompting
 from agentcore.asked_units import asked_unit
 from agentcore.grounding import counted_items, listed_together, mentions
 from agentcore.messages import CallPart, ToolCall
-from agentcore.portions import portion_left
+from agentcore.portions import adds, portion_left
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
@@ -473,18 +473,21 @@ def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], li
 
 
 def uncombined_results(run: Run, answer: str) -> list[str]:
-    """Once: the results still to combine (two looked-up prices that no call has used yet, or a product and a
-    price) when the answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no
-    tool returned (their sum worked out in the model's head). The items are the task's when it lists them
-    together ("a laptop and a tablet", "a pen than a notebook") or when the item probe named the second one
-    (`Run.items_probed`: "more than a tablet")."""
-    if run.combine_checked or run.final_only or not run.deps.settings.check_sources:
-        return []
+    """The results still to combine (two looked-up prices that no call has used yet, or a product and a price)
+    when the answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no tool
+    returned (their sum worked out in the model's head); once, and once more after a new step (`4 * 45.9` done,
+    19.95 still beside it). The items are the task's when it lists them together ("a laptop and a tablet", "a
+    pen than a notebook") or when the item probe named the second one (`Run.items_probed`: "more than a tablet")."""
     done = [s for s in good_steps(run) if s.call is not None]
-    if not done:
+    fired = run.combined_at
+    if run.final_only or not run.deps.settings.check_sources or not done:
         return []
+    if len(fired) >= 2 or (fired and (fired[-1] >= len(done) or adds(done[-1].call and done[-1].call.arguments))):
+        return []  # once more only after a step that did not add: "2697 + 90" combined, "4 * 45.9" did not
     steps = [(s.call.arguments, s.result or "") for s in done if s.call is not None]
-    made = set(made_up_steps(run.ctx.task, steps))
+    made = set(made_up_steps(run.ctx.task, steps)) | {
+        i for i, s in enumerate(done) if s.call and s.call.signature() in run.made_up_calls
+    }
     waiting = set(open_results(steps))
     # The last tool's results, and those of a tool that fetched an item: "4 pens and a notebook" as `4 * 1.2`
     # leaves the notebook's 3.5 beside the calculator's 4.8.
@@ -506,5 +509,5 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
     guessed_sum = unsourced(run.ctx.task, answer, [result for _, result in steps], calls)
     if not (leaves_out(answer, same) or guessed_sum):
         return []
-    run.combine_checked = True
+    fired.append(len(done))
     return same

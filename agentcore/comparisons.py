@@ -2,8 +2,9 @@
 
 A question of how much more, less or cheaper one thing is than another asks for a difference, never a sum, yet
 the 0.5B model, with both prices looked up, adds them (compose m15). Where the task asks such a question ("how
-much" or "how many", a comparative, then "than") and an expression only adds two numbers that tools returned, the
-expression runs as the larger minus the smaller ("899 - 329"): the amount by which one exceeds the other.
+much" or "how many", then a comparative and "than", or "exceed") and an expression only adds two numbers that
+tools returned, the expression runs as the larger minus the smaller ("899 - 329"): the amount by which one
+exceeds the other.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 from agentcore.unfinished import numbers_in
 
 # "how much more ... than", "how much cheaper is ... than", "by how much does ... cost more than": one sentence.
-_COMPARISON = re.compile(r"\bhow (?:much|many)\b[^?.!]*\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bthan\b", re.I)
+_COMPARISON = re.compile(
+    r"\bhow (?:much|many)\b[^?.!]*(?:\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bthan\b|\bexceed)", re.I
+)  # or "by how much does ... exceed ...", the verb for the same question
 _NUM = r"\d+(?:\.\d+)?"
 _SUM = re.compile(rf"\s*({_NUM})\s*\+\s*({_NUM})\s*")
 

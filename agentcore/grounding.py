@@ -19,6 +19,7 @@ from agentcore.steps import STEP_VERBS
 from agentcore.unfinished import leaves, numbers_in, spelled_numbers
 
 _WORD = re.compile(r"[a-z][a-z'-]*")
+_POSSESSIVE = re.compile(r"'s?$")
 _NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")  # a value made of words only: no expression, date or number
 # Function words are never candidates for a value: a short general list, not the benchmark's vocabulary.
 _FUNCTION_TEXT = (
@@ -87,12 +88,12 @@ def placeholders(
 def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[str]:
     """The task's own content words that the tool's docs do not use, adjacent ones kept together ("desk lamp"):
     the candidates for a value. A comparative ("cheaper than") is none: "webcam cheaper" was no item."""
-    quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"", task)
+    quoted = re.findall(r"(?<!\w)'([^']+)'(?!\w)|\"([^\"]+)\"", task)  # not the apostrophes of "laptop's"
     if quoted:  # quoted material is a value as written
         return [a or b for a, b in quoted][:MAX_CANDIDATES]
     docs = set(_words(f"{description} {json.dumps(parameters)}"))
     runs: list[list[str]] = [[]]
-    tokens = re.findall(r"[a-z][a-z'-]*|\S", task.lower())
+    tokens = [_POSSESSIVE.sub("", t) for t in re.findall(r"[a-z][a-z'-]*|\S", task.lower())]  # "laptop's": laptop
     for i, token in enumerate(tokens):
         if len(token) > 2 and token not in FUNCTION_WORDS | docs and not _is_verb(token) and not _compares(tokens, i):
             runs[-1].append(token)
@@ -116,7 +117,9 @@ def content_words(text: str) -> list[str]:
 
 def _is_verb(word: str) -> bool:
     """An instruction verb in any common form ("divide", "divided", "adds"): an operation, never a value."""
-    stems = (word, word[:-1], word[:-2], word.removesuffix("ing"), word.removesuffix("ied") + "y")
+    # "-ed" and "-es" only: "printer" is a thing, not a form of "print"
+    cut = word[:-2] if word.endswith(("ed", "es")) else word
+    stems = (word, word[:-1], cut, word.removesuffix("ing"), word.removesuffix("ied") + "y")
     return any(stem in STEP_VERBS for stem in stems)
 
 

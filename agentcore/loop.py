@@ -31,7 +31,7 @@ from agentcore.result import RunStatus, Step
 from agentcore.run_reads import good_steps
 from agentcore.run_state import Run
 from agentcore.unfetched import unfetched_items
-from agentcore.unfinished import leaves, repeats_result, with_tool_value
+from agentcore.unfinished import leaves, repeats_result, unsourced, with_tool_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +305,8 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
 
 async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
     """For the unfinished check (`loop_checks.unused_words`): when the answer repeats the last result, of a
-    read-only call with a word of the task as its argument, the task's other words that the same tool accepts
+    read-only call with a word of the task as its argument, or brings a number no tool returned (the laptop's
+    899 fetched, the printer's price guessed: compose10's h08), the task's other words that the same tool accepts
     and no call used (agentcore.probe.item_alternatives): an item the task still needs."""
     done = good_steps(run)
     checked = run.unfinished_results
@@ -317,7 +318,7 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
         spec is None
         or last.call is None
         or last.result in checked
-        or not repeats_result(task, answer, last.result or "")
+        or not (repeats_result(task, answer, last.result or "") or _guessed(run, answer))
     ):
         return ()
     proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
@@ -329,6 +330,12 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
     ):  # a tool that takes most words (word_count) names no item by taking one
         return ()
     return tuple(str(next(v for k, v in c.arguments.items() if v != last.call.arguments.get(k))) for c in found)
+
+
+def _guessed(run: Run, answer: str) -> bool:
+    done = [step for step in good_steps(run) if step.call is not None]
+    calls = [step.call.arguments for step in done if step.call is not None]
+    return bool(unsourced(run.ctx.task, answer, [step.result or "" for step in done], calls))
 
 
 async def timed_probes(run: Run, candidates: list[ToolCall]) -> list[ToolCall]:

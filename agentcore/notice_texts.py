@@ -231,9 +231,12 @@ def _unfinished_text(part: NoticePart) -> str:
         )
     if part.results and part.names and all(" * " in name for name in part.names):  # counts paired with items
         values = ", ".join(clip(r, 40) for r in part.results)
+        # "4 * 45.9" counts one result; the mouse's 19.95, counted by no number, is still a term of the sum
+        alone = [r for r in part.results if not any(r.strip() in name.split(" * ") for name in part.names)]
+        terms = " and ".join([*part.names, *(clip(r, 40) for r in alone)])
         return (
             f"Not done yet: the results {values} are not combined yet; the task counts them as {numbers}.\n"
-            f"Task: {task}\nCall a tool for the next step with {numbers}."
+            f"Task: {task}\nCall a tool for the next step with {terms}."
         )
     if part.results:  # several results to combine: name them all, not only the last
         values = ", ".join(clip(r, 40) for r in part.results)

@@ -72,7 +72,7 @@ def _with_portion(value: Any, portions: list[float], returned: set[float], writt
 _MULTIPLES = {"twice": 2, "double": 2, "triple": 3}
 _N = rf"\(?\s*({BARE_NUMBER.pattern})\s*\)?"
 _SCALED = re.compile(rf"^\s*{_N}\s*([*/])\s*{_N}\s*$")  # one value times or over one factor: "215 / 2"
-_SIGNED = re.compile(r"(?<![\de.])[+-]\s*[\d(]|\d\s*-")  # an addition or subtraction in an expression
+_SIGNED = re.compile(r"\+|[\d)]\s*-")  # an addition, or a subtraction after an operand
 _ARITHMETIC = re.compile(r"[\d\s.+\-*/()%^]+")
 # English arithmetic's words for adding or subtracting; not "difference", which a date tool counts by itself.
 _ADDITIVE = re.compile(r"\b(?:add|adds|added|adding|plus|sum|minus|less|subtract|subtracts|subtracted|subtracting)\b")
@@ -98,7 +98,7 @@ def portion_left(task: str, arguments: Any, earlier: Sequence[Any]) -> tuple[str
     neither that call nor any `earlier` call's arguments added or subtracted anything; None otherwise."""
     word = _ADDITIVE.search(task.lower())
     scaled = [m for m in (_SCALED.match(v) for v in leaves(arguments) if isinstance(v, str)) if m is not None]
-    if word is None or len(scaled) != 1 or any(_adds(value) for value in (arguments, *earlier)):
+    if word is None or len(scaled) != 1 or any(adds(value) for value in (arguments, *earlier)):
         return None
     match, given = scaled[0], factors(task)
     pairs = ((match.group(1), match.group(3)), (match.group(3), match.group(1)))
@@ -106,7 +106,8 @@ def portion_left(task: str, arguments: Any, earlier: Sequence[Any]) -> tuple[str
     return (match.group().strip(), wholes[0], word.group()) if len(wholes) == 1 else None
 
 
-def _adds(arguments: Any) -> bool:
+def adds(arguments: Any) -> bool:
+    """Whether an arithmetic argument adds or subtracts ("2697 + 90"; not a date's hyphens)."""
     texts = (v for v in leaves(arguments) if isinstance(v, str) and _ARITHMETIC.fullmatch(v))
     return any(_SIGNED.search(text) for text in texts)
 

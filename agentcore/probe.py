@@ -38,6 +38,7 @@ _FILLER_WORDS = (
     "what when where which who why with"
 )
 FILLER = frozenset(_FILLER_WORDS.split())
+_POSSESSIVE = re.compile(r"['\u2019]s?\b(?![\w'])")
 PROBE_SECONDS = 10.0  # all probes of one failed call together (an MCP tool is a network call); past it, none wins
 
 
@@ -164,7 +165,8 @@ def runs(text: str, *, shorter: bool) -> list[str]:
         pairs = [spans[i : i + 2] for i in range(len(spans) - 1) if text[spans[i][2] : spans[i + 1][1]] == " "]
         runs = [[s] for s in spans] + pairs
     content = [r for r in runs if r[0][0].casefold() not in FILLER and r[-1][0].casefold() not in FILLER]
-    return [text[r[0][1] : r[-1][2]] for r in content if len(r) > 1 or len(r[0][0]) > 2]
+    found = [text[r[0][1] : r[-1][2]] for r in content if len(r) > 1 or len(r[0][0]) > 2]
+    return [_POSSESSIVE.sub("", run) for run in found]  # "a laptop's price": the item is "laptop"
 
 
 async def outcomes(toolset: Any, ctx: RunContext[Any], candidates: list[ToolCall]) -> list[str | None]:

@@ -77,7 +77,7 @@ class Run:
     stale_fix: ToolCall | None = None  # the call a stale notice wrote out: run if the input is taken again
     doubled_checked: bool = False
     beside_checked: bool = False  # a call that counted an input beside its result was held back once
-    combine_checked: bool = False
+    combined_at: list[int] = field(default_factory=list)  # good steps done when the uncombined check fired
     placeholder_checked: bool = False
     row_checked: bool = False
     fit_checked: bool = False  # the first call of a tool with side effects was judged against the task's words

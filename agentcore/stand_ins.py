@@ -9,7 +9,9 @@
 Each stands for that call's result, so the argument goes with the result written in (`with_results`). Only
 results of other tools, and only a result that is one number, are written in: a calculator's own earlier
 expressions are the stale check's business (`agentcore.unfinished.stale_inputs`). A name goes in only when one
-number was fetched and the expression uses one name: "price_a + price_b" stays as written.
+number was fetched and the expression uses one name, or when that one name is written once for each number fetched
+("price - price" after the prices of a printer and a webcam: compose12's e08), in the order they were fetched:
+"price_a + price_b" stays as written.
 """
 
 from __future__ import annotations
@@ -40,16 +42,19 @@ def with_results(value: Any, tool: str, earlier: Sequence[tuple[str, Any, str]])
         for text in _texts(arguments):
             fixed = fixed.replace(text, result)
         fixed = _joined_inputs(fixed, arguments, result)
-    fixed = _named(fixed, {result for _, _, result in numbers})
+    fixed = _named(fixed, [result for _, _, result in numbers])
     return fixed if fixed != value else value
 
 
-def _named(expression: str, results: set[str]) -> str:
-    names = {name for name in _NAME.findall(expression) if name not in _READ_BY_CALCULATORS}
-    if len(names) != 1 or len(results) != 1:
+def _named(expression: str, results: list[str]) -> str:
+    """One name for the one number fetched, in each place; or one name written once for each of several numbers
+    fetched ("price - price" after two prices), in the order they were fetched."""
+    found = [name for name in _NAME.findall(expression) if name not in _READ_BY_CALCULATORS]
+    values = list(dict.fromkeys(results))
+    if len(set(found)) != 1 or not (len(values) == 1 or len(found) == len(values)):
         return expression
-    (name,), (value,) = names, results
-    return _NAME.sub(lambda m: value if m.group(1) == name else m.group(0), expression)
+    name, left = found[0], iter(values * len(found) if len(values) == 1 else values)
+    return _NAME.sub(lambda m: next(left) if m.group(1) == name else m.group(0), expression)
 
 
 def _joined_inputs(expression: str, arguments: Any, result: str) -> str:

@@ -24,6 +24,8 @@ PROVERB = "a journey of a thousand miles begins with a single step"
         (f"{PROVERB} * 2 ** 2", [("word_count", {"text": PROVERB}, "11")], "11 * 2 ** 2"),
         ("price_a + price_b", WEBCAM, "price_a + price_b"),  # two names for one value: which is which is unclear
         ("price * 2", [*WEBCAM, ("lookup", {"key": "desk"}, "240")], "price * 2"),  # two values fetched
+        ("price - price", [("lookup", {"key": "printer"}, "159"), *WEBCAM], "159 - 64"),  # one each, as fetched
+        ("price - price - price", [("lookup", {"key": "printer"}, "159"), *WEBCAM], "price - price - price"),
         ("6 x 7 + pi", WEBCAM, "6 x 7 + pi"),  # read by the calculator itself
         ("64 + 20", [("calculator", {"expression": "64 + 20"}, "84")], "64 + 20"),  # its own input: stale check's
         ("2024-07-04 + 2024-09-01", DAYS, "59"),  # its two dates joined by an operator, in either order

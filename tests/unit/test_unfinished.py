@@ -477,16 +477,23 @@ def price(key: str) -> str:
 
 async def test_results_to_combine_are_named_once_each_with_the_counts_of_their_items() -> None:
     first = [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215"]
-    model = ScriptedModel([*first, call("price", key="keyboard"), "215", call("calculator", expression="3*215"), "645"])
-    await Agent(model, tools=[price, calculator]).run("What do 3 monitors and 2 keyboards cost?")
+    rest = [call("calculator", expression="3*215"), "645", call("calculator", expression="645+91.8"), "736.8"]
+    model = ScriptedModel([*first, call("price", key="keyboard"), "215", *rest])
+    result = await Agent(model, tools=[price, calculator], max_steps=10).run("What do 3 monitors and 2 keyboards cost?")
     notice = model.requests[6].messages[-1].content
     assert "the results 45.9, 215 are not combined yet; the task counts them as 3 * 215 and 2 * 45.9" in notice
+    # 645 is the monitors alone: the keyboards' 45.9 still waits, named with its count, and goes in next
+    again = model.requests[8].messages[-1].content
+    assert "the results 45.9, 645 are not combined yet" in again and again.endswith("with 2 * 45.9 and 645.")
+    assert result.output == "736.8"
 
 
 async def test_counts_with_no_item_looked_up_are_named_as_counts() -> None:
     first = [call("price", key="keyboard"), "45.9", call("price", key="monitors"), "215", call("price", key="keyboard")]
-    model = ScriptedModel([*first, "215", call("calculator", expression="3*215"), "645"])
-    await Agent(model, tools=[price, calculator]).run("What do 3 monitors and a keyboard cost, for 2 people?")
+    rest = [call("calculator", expression="3*215"), "645", call("calculator", expression="645+45.9"), "690.9"]
+    model = ScriptedModel([*first, "215", *rest])
+    agent = Agent(model, tools=[price, calculator], max_steps=10)
+    await agent.run("What do 3 monitors and a keyboard cost, for 2 people?")
     notice = model.requests[6].messages[-1].content
     assert "the results 45.9, 215 are not combined yet, and the task still uses 3 and 2" in notice
 
