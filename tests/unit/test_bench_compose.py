@@ -40,7 +40,8 @@ FRESH9 = load_task_file(TASKS_DIR / "fresh" / "compose9.jsonl")
 FRESH10 = load_task_file(TASKS_DIR / "fresh" / "compose10.jsonl")
 FRESH11 = load_task_file(TASKS_DIR / "fresh" / "compose11.jsonl")
 FRESH12 = load_task_file(TASKS_DIR / "fresh" / "compose12.jsonl")
-FRESHES = [FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11, FRESH12]
+FRESH13 = load_task_file(TASKS_DIR / "fresh" / "compose13.jsonl")
+FRESHES = [FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11, FRESH12, FRESH13]
 
 
 def replay(task: Task) -> list[str]:
