@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from agentcore import prompting
 from agentcore.asked_units import asked_unit
-from agentcore.grounding import counted_items, listed_together, mentions
+from agentcore.grounding import counted_items, listed_together, mentions, with_value
 from agentcore.messages import CallPart, ToolCall
-from agentcore.portions import adds, portion_left
+from agentcore.portions import SUBTRACTING, adds, portion_left
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
@@ -41,6 +41,7 @@ from agentcore.unfinished import (
     restates_task,
     unsourced,
     unused_numbers,
+    unused_parts,
     used_up,
     with_tool_value,
 )
@@ -185,9 +186,13 @@ def portion_check(run: Run, answer: str) -> bool:
     if found is None:
         return False
     run.portion_checked = True
+    run.forced = frozenset({last.call.name})  # the tool that took the part combines it: not another lookup
     expression, whole, word = found
     run.notice("final answer is a part of a value the task still adds to or takes from", call=last.call.signature())
-    run.messages.append(prompting.portion_notice(run.ctx.task, expression, whole, word, result))
+    sign = "-" if word in SUBTRACTING else "+"
+    written = [v for v in leaves(last.call.arguments) if isinstance(v, str) and v.strip() == expression]
+    fixed = ToolCall(last.call.name, with_value(last.call.arguments, written, f"{whole} {sign} {result}"))
+    run.messages.append(prompting.portion_notice(run.ctx.task, expression, whole, word, result, call=fixed))
     return True
 
 
@@ -389,7 +394,8 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     # calls that failed: `calculator("Subtract 20 from the price of a keyboard")` used no 20 (compose3 p05).
     # Nor, once the made-up check fired, the calls on invented inputs (the made-up total, then one price looked
     # up and answered alone: the task's numbers went into no real call).
-    skip = run.failed_calls | run.restarted | (_invented_calls(run, done) if run.made_up_at else set())
+    invented = _invented_calls(run, done) | run.made_up_calls if run.made_up_at else set()
+    skip = run.failed_calls | run.restarted | invented
     calls = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     calls += [step.call for step in done if step.call]
     used = [call.arguments for call in calls if call.signature() not in skip]
@@ -406,6 +412,10 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
             checked.append(result)
         return [], unnamed, result
     pending, unnamed = premature(run.ctx.task, answer, result, used), unused_words(run)
+    if repeats_result(run.ctx.task, answer, result):  # "one tenth of itself" with no 0.1 or 10 in any call
+        called = {step.call.name for step in done if step.call is not None}
+        docs = " ".join(f"{spec.name} {spec.description}" for spec in run.specs if spec.name in called)
+        pending += unused_parts(run.ctx.task, used, docs)
     if pending or unnamed:  # only a check that fired counts: another check may send an answer back first
         checked.append(result)
     return pending, unnamed, result

@@ -32,8 +32,10 @@ from agentcore.unfinished import (
     BARE_NUMBER,
     beside_result,
     doubled,
+    leaves,
     stale_inputs,
     superseded,
+    values_in,
     with_result,
     without_term,
 )
@@ -254,19 +256,29 @@ def _stale(run: Run, call: ToolCall) -> tuple[list[str], str]:
 
 def stale_again(run: Run, call: ToolCall) -> ToolCall:
     """The call to run: after a stale notice, a call of that tool that again takes the earlier input and no
-    result runs as the call the notice spelled out (compose m31 was shown `8.04672 * 7` and wrote `5 * 7 * 7`)."""
+    result, or that gives only a number of its own (compose10's h17 was shown `9.84252 * 4` and wrote "36.32008",
+    worked out wrongly in its head), runs as the call the notice spelled out (compose m31 was shown `8.04672 * 7`
+    and wrote `5 * 7 * 7`)."""
     fix = run.stale_fix
     if fix is None or call.name != fix.name:
         return call
     run.stale_fix = None  # the model's next call of the tool is judged once
-    if not _stale(run, call)[0]:
-        return call
-    run.notice(
-        "tool call took the earlier input again; the call spelled out runs",
-        call=call.signature(),
-        fixed=fix.signature(),
-    )
-    return fix
+    if _stale(run, call)[0]:
+        run.notice("tool call took the earlier input again; the call spelled out runs", call=call.signature(),
+                   fixed=fix.signature())  # fmt: skip
+        return fix
+    if _worked_out(run, call):
+        run.notice("tool call gave a number worked out in the head; the call spelled out runs", call=call.signature(),
+                   fixed=fix.signature())  # fmt: skip
+        return fix
+    return call
+
+
+def _worked_out(run: Run, call: ToolCall) -> bool:
+    """Every string argument is one number that neither the task nor any result gives."""
+    texts = [v for v in leaves(call.arguments) if isinstance(v, str)]
+    known = values_in(run.ctx.task) | {n for s in good_steps(run) for n in values_in(s.result or "")}
+    return bool(texts) and all(BARE_NUMBER.fullmatch(t.strip()) and not values_in(t) <= known for t in texts)
 
 
 def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:

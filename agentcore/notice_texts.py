@@ -159,10 +159,12 @@ def _used_up_text(part: NoticePart) -> str:
 
 def _portion_text(part: NoticePart) -> str:
     whole, word = part.names
+    fixed = part.call or ToolCall("the tool", {})
+    example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
     return (
         f'Not done yet: {clip(part.result)} is {clip(part.what, 120)}, a part of {whole}. The task says "{word}",'
-        f" and no step has done that yet.\nTask: {part.task}\nCall a tool for the next step with {whole} and"
-        f" {clip(part.result)}."
+        f" and no step has done that yet.\nTask: {part.task}\nCall {fixed.name} for the next step with {whole} and"
+        f" {clip(part.result)}, for example: {example}"
     )
 
 

@@ -76,6 +76,8 @@ _SIGNED = re.compile(r"\+|[\d)]\s*-")  # an addition, or a subtraction after an 
 _ARITHMETIC = re.compile(r"[\d\s.+\-*/()%^]+")
 # English arithmetic's words for adding or subtracting; not "difference", which a date tool counts by itself.
 _ADDITIVE = re.compile(r"\b(?:add|adds|added|adding|plus|sum|minus|less|subtract|subtracts|subtracted|subtracting)\b")
+SUBTRACTING = frozenset({"minus", "less", "subtract", "subtracts", "subtracted", "subtracting"})
+_TOGETHER = re.compile(r"\b(?:together|altogether|combined|in total)\b")  # a sum of the things named
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)")
 
 
@@ -95,15 +97,24 @@ def factors(task: str) -> set[float]:
 def portion_left(task: str, arguments: Any, earlier: Sequence[Any]) -> tuple[str, str, str] | None:
     """(the expression, the whole it took a part of, the task's operation word) when `arguments` (of the call the
     answer repeats) scale one value by a factor of the task, the task names an addition or subtraction, and
-    neither that call nor any `earlier` call's arguments added or subtracted anything; None otherwise."""
-    word = _ADDITIVE.search(task.lower())
+    neither that call nor any `earlier` call's arguments added or subtracted anything; None otherwise. A part
+    smaller than the whole also counts where the task asks for things "together" or "in total" (a case at a
+    quarter of the tablet's price: compose m29); a multiple does not ("3 monitors together" is `3 * 215`)."""
+    lowered = task.lower()
     scaled = [m for m in (_SCALED.match(v) for v in leaves(arguments) if isinstance(v, str)) if m is not None]
-    if word is None or len(scaled) != 1 or any(adds(value) for value in (arguments, *earlier)):
+    if len(scaled) != 1 or any(adds(value) for value in (arguments, *earlier)):
         return None
     match, given = scaled[0], factors(task)
     pairs = ((match.group(1), match.group(3)), (match.group(3), match.group(1)))
     wholes = [n for n, other in pairs if _value(other) in given and _value(n) not in given]
-    return (match.group().strip(), wholes[0], word.group()) if len(wholes) == 1 else None
+    if len(wholes) != 1:
+        return None
+    whole = wholes[0]
+    part = match.group(3) if whole == match.group(1) else match.group(1)
+    over = match.group(2) == "/"
+    smaller = (float(part) > 1 and whole == match.group(1)) if over else 0 < float(part) < 1
+    word = _ADDITIVE.search(lowered) or (_TOGETHER.search(lowered) if smaller else None)
+    return (match.group().strip(), whole, word.group()) if word is not None else None
 
 
 def adds(arguments: Any) -> bool:

@@ -312,9 +312,10 @@ def redone_notice(task: str, answer: str, before: ToolCall, later: ToolCall, res
     return render(NoticePart("redone", task, message=answer, what=before.signature(), call=later, result=result))
 
 
-def portion_notice(task: str, expression: str, whole: str, word: str, result: str) -> Message:
-    """The answer is `result`, from `expression`, a part of `whole`; the task's `word` still adds or subtracts."""
-    return render(NoticePart("portion", task, result=result, what=expression, names=(whole, word)))
+def portion_notice(task: str, expression: str, whole: str, word: str, result: str, *, call: ToolCall) -> Message:
+    """The answer is `result`, from `expression`, a part of `whole`; the task's `word` still adds or subtracts;
+    `call` is the next step written out."""
+    return render(NoticePart("portion", task, result=result, what=expression, names=(whole, word), call=call))
 
 
 def wrong_row_notice(task: str, answer: str, row: str) -> Message:

@@ -85,6 +85,21 @@ def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any
     return unused_numbers(task, calls)
 
 
+# Words that always name an operation's factor, with the values a call may write for each ("half": / 2 or * 0.5).
+_PARTS = {"half": (0.5, 2), "quarter": (0.25, 4), "fifth": (0.2, 5), "tenth": (0.1, 10), "hundredth": (0.01, 100),
+          "twice": (2,), "double": (2,), "triple": (3,)}  # fmt: skip
+
+
+def unused_parts(task: str, calls: Sequence[dict[str, Any]], tools: str) -> list[str]:
+    """The factors the task writes as words ("one tenth of itself", "twice that price") that no call used in
+    either form and no called tool names (`tools`: their names and docs; a `double` tool doubles), as numbers: a
+    fetched price answered alone left "less one tenth of itself" undone (compose10's h15)."""
+    used = {v for arguments in calls for v in argument_values(arguments)}
+    named = set(re.findall(r"[a-z]+", tools.lower()))
+    words = dict.fromkeys(w for w in re.findall(r"[a-z]+", task.lower()) if w in _PARTS and w not in named)
+    return [_plain(_PARTS[w][0]) for w in words if not {round(float(v), 12) for v in _PARTS[w]} & used]
+
+
 def echoes_task(task: str, answer: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     """The numbers still to use, when every number of the answer is the task's own and one of them went into no
     call: "3 miles" for "How many miles are 3 such roads?" after the conversion of one road. The answer restates
@@ -260,6 +275,7 @@ _SPELLED = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100, "thousand": 1000, "million": 1e6, "dozen": 12,
     "half": 0.5, "quarter": 0.25, "third": 1 / 3, "double": 2, "twice": 2, "triple": 3, "thrice": 3, "percent": 100,
+    "fifth": 0.2, "tenth": 0.1, "hundredth": 0.01,
 }  # fmt: skip
 
 

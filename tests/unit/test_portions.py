@@ -108,6 +108,13 @@ def test_portion_left_leaves_a_part_the_task_asks_for() -> None:
     assert portion_left("What is a tablet's price less one tenth of itself?", {"expression": "329 * 0.9"}, []) is None
 
 
+def test_a_part_of_things_asked_together_is_left_but_not_a_multiple() -> None:
+    task = "A tablet comes with a case that costs a quarter of the tablet's price. What do they cost together?"
+    assert portion_left(task, {"expression": "0.25 * 329"}, []) == ("0.25 * 329", "329", "together")
+    assert portion_left(task, {"expression": "329 / 4"}, []) == ("329 / 4", "329", "together")
+    assert portion_left("What do 3 monitors cost together?", {"expression": "3 * 215"}, []) is None
+
+
 def test_factors_read_fraction_words_percentages_and_numbers() -> None:
     assert {0.5, 2.0, 0.15, 3.0} <= factors("half of it, plus 15% and 3 more")
     assert {0.25, 4.0, 2.0} <= factors("a quarter of it, twice")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from agentcore.agent import Agent
@@ -19,6 +21,7 @@ from agentcore.unfinished import (
     superseded,
     unsourced,
     unused_numbers,
+    unused_parts,
     with_result,
     with_tool_value,
 )
@@ -272,6 +275,20 @@ async def test_taking_the_input_again_after_the_notice_runs_the_call_it_wrote_ou
     assert model.requests[3].messages[-1].content.startswith("Result of calculator:\n245.84")
 
 
+async def test_a_number_worked_out_after_the_notice_runs_the_call_it_wrote_out() -> None:
+    model = ScriptedModel(
+        [
+            call("feet_to_cm", feet=8),
+            call("calculator", expression="8+2"),  # held back, with 243.84+2 written out
+            call("calculator", expression="244.5"),  # worked out in its head, wrongly (compose10's h17)
+            "245.84",
+        ]
+    )
+    result = await Agent(model, tools=[feet_to_cm, calculator]).run("A board is 8 feet. Its length in cm, plus 2?")
+    ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
+    assert ran == [{"feet": 8}, {"expression": "243.84+2"}] and result.output == "245.84"
+
+
 @pytest.mark.parametrize(
     ("task", "answer", "numbers"),
     [
@@ -514,3 +531,17 @@ async def test_an_items_price_left_out_of_the_product_goes_back_with_both_result
     result = await Agent(model, tools=[price, calculator]).run("What do 3 monitors and a keyboard cost?")
     assert "the results 45.9, 645 are not combined yet" in model.requests[4].messages[-1].content
     assert result.output == "690.9"
+
+
+@pytest.mark.parametrize(
+    ("task", "calls", "tools", "pending"),
+    [
+        ("What is a tablet's price less one tenth of itself?", [{"key": "tablet"}], "lookup", ["0.1"]),
+        ("What is a tablet's price less one tenth of itself?", [{"expression": "329 / 10"}], "calculator", []),
+        ("Take half of the price of a desk.", [{"expression": "240 * 0.5"}], "calculator", []),
+        ("What is twice the price of a pen?", [{"key": "pen"}], "lookup", ["2"]),
+        ("double 21", [{"n": 21}], "double: doubles a number", []),  # the tool named by the word did it
+    ],
+)
+def test_unused_parts(task: str, calls: list[dict[str, Any]], tools: str, pending: list[str]) -> None:
+    assert unused_parts(task, calls, tools) == pending
