@@ -71,8 +71,9 @@ def unfinished_check(run: Run, answer: str) -> bool:
     run.forced = run.forced or frozenset(spec.name for spec in run.specs)
     run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
     run.unfinished_named = run.unfinished_named or bool(unnamed)
-    steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
-    waiting = open_results(steps)
+    real = [s.call for s in good_steps(run) if s.call is not None and s.call.signature() not in run.made_up_calls]
+    steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call in real]
+    waiting = open_results(steps)  # not the result of a call on made-up inputs: it stands for nothing
     waiting = waiting if len(waiting) > 1 else []
     counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
     run.messages.append(prompting.unfinished_notice(run.ctx.task, counted or pending, result, unnamed, waiting))

@@ -30,9 +30,12 @@ from agentcore.step_order import current_step_only
 from agentcore.tool_fit import tool_docs, unrelated
 from agentcore.unfinished import (
     BARE_NUMBER,
+    argument_values,
     beside_result,
     doubled,
     leaves,
+    open_results,
+    spelled_numbers,
     stale_inputs,
     superseded,
     values_in,
@@ -220,6 +223,43 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
+def made_up_result_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that takes the result of a call on made-up inputs ("90 - 0.1 * 329" after
+    `100 - 0.10 * 100` = 90, the tablet's price invented before it was looked up: compose10's h15): that number
+    stands for nothing. Where one number was invented and one value fetched since is still unused, the notice
+    writes the made-up call again with that value; the next turn must call the same tool."""
+    if run.made_up_result_checked or not run.made_up_calls or not run.deps.settings.check_sources:
+        return False
+    done = [s for s in good_steps(run) if s.call is not None]
+    taken = argument_values(call.arguments) - values_in(run.ctx.task)
+    made = [s for s in done if s.call and s.call.signature() in run.made_up_calls and values_in(s.result or "") & taken]
+    if not made or made[-1].call is None:
+        return False
+    run.made_up_result_checked, run.forced = True, frozenset({call.name})
+    source, value = made[-1].call, (made[-1].result or "").strip()
+    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {value} came from made-up inputs", True
+    run.notice("tool call takes a result computed from made-up inputs; not run", call=call.signature(), value=value)
+    fresh, fixed = _redone(run, done, made[-1], call.name)
+    run.messages.append(prompting.made_up_result_notice(run.ctx.task, source, value, fresh, fixed))
+    return True
+
+
+def _redone(run: Run, done: list[Step], made: Step, tool: str) -> tuple[list[str], ToolCall | None]:
+    """(the one-number values fetched since `made` that no call used yet, `made`'s call with its one invented
+    number replaced by the one such value, or None where there is not exactly one of each)."""
+    source = made.call or ToolCall(tool, {})
+    given = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0}
+    invented = argument_values(source.arguments) - given
+    later = [s for s in done[done.index(made) + 1 :] if s.call and s.call.signature() not in run.made_up_calls]
+    waiting = open_results([(s.call.arguments, s.result or "") for s in done if s.call is not None])
+    fresh = [r for r in (s.result or "" for s in later) if r in waiting and BARE_NUMBER.fullmatch(r.strip())]
+    if len(invented) != 1 or len(fresh) != 1:
+        return fresh, None
+    number = next(iter(invented))
+    written = str(int(number)) if number == int(number) else str(number)
+    return fresh, ToolCall(tool, with_result(source.arguments, [written], fresh[0]))
+
+
 def beside_call(run: Run, call: ToolCall) -> bool:
     """Hold back, once, a call that uses an earlier call's whole input beside that call's result ("3 * 4 *
     0.792516" after unit_convert(value=3) = 0.792516, for "How many gallons do 4 jugs of 3 liters hold?";
@@ -364,6 +404,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
 
 # The checks a call goes through before it runs, in order; the first that holds it back wins.
 CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
+    made_up_result_call,
     stale_call,
     beside_call,
     doubled_call,

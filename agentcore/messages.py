@@ -29,6 +29,7 @@ NoticeKind = Literal[
     "used_up",
     "redone",
     "portion",
+    "made_up_result",
 ]
 
 

@@ -17,7 +17,9 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
 
 
-_ANSWER_TEXTS = ("unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion")
+_ANSWER_TEXTS = (
+    "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result"
+)  # fmt: skip
 
 
 def notice_text(part: NoticePart) -> str:
@@ -33,19 +35,10 @@ def notice_text(part: NoticePart) -> str:
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
             f"Original task: {task}\nCall it now with the values you have."
         )
-    if part.notice in (
-        "unsupplied",
-        "wrong_row",
-        "unit",
-        "copied",
-        "beside",
-        "convert",
-        "used_up",
-        "redone",
-        "portion",
-    ):
+    if part.notice in _ANSWER_TEXTS:
         texts = {
             "portion": _portion_text,
+            "made_up_result": _made_up_result_text,
             "used_up": _used_up_text,
             "redone": _redone_text,
             "unsupplied": _unsupplied_text,
@@ -154,6 +147,19 @@ def _used_up_text(part: NoticePart) -> str:
         f"Not done yet: {clip(part.message, 120)} was already used: {clip(call, 200)} returned {clip(part.result)}."
         f"\nTask: {part.task}\nReply with the final_answer from the latest result, or call a tool for a step still"
         " to do."
+    )
+
+
+def _made_up_result_text(part: NoticePart) -> str:
+    if part.call is not None:
+        example = json.dumps({"tool": part.call.name, "arguments": part.call.arguments}, ensure_ascii=False)
+        then = f"Call {part.call.name} with the value the tools returned, for example: {example}"
+    else:
+        values = f" ({', '.join(clip(r, 40) for r in part.results)})" if part.results else ""
+        then = f"Call a tool with the values the tools returned{values}."
+    return (
+        f"Not run: {clip(part.result)} came from {clip(part.what, 200)}, whose inputs were made up: it stands for"
+        f" nothing.\nTask: {part.task}\n{then}"
     )
 
 

@@ -318,6 +318,15 @@ def portion_notice(task: str, expression: str, whole: str, word: str, result: st
     return render(NoticePart("portion", task, result=result, what=expression, names=(whole, word), call=call))
 
 
+def made_up_result_notice(
+    task: str, source: ToolCall, value: str, fetched: Sequence[str], fixed: ToolCall | None
+) -> Message:
+    """A call took `value`, the result of `source`, whose inputs were made up; `fetched`: values the tools
+    returned since, still unused; `fixed`: `source` again with the fetched value, where that could be written."""
+    part = NoticePart("made_up_result", task, call=fixed, what=source.signature(), result=value)
+    return render(replace(part, results=tuple(fetched)))
+
+
 def wrong_row_notice(task: str, answer: str, row: str) -> Message:
     return render(NoticePart("wrong_row", task, result=answer, message=row))
 

@@ -95,6 +95,7 @@ class Run:
     unsupplied_held: int = 0  # calls held back for required values no one gave; at 2 the run may only answer
     made_up_at: list[int] = field(default_factory=list)  # good steps done when the made-up check fired
     made_up_calls: set[str] = field(default_factory=set)  # the calls it found on made-up inputs: they used nothing
+    made_up_result_checked: bool = False  # a call that took the result of such a call was held back once
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"
