@@ -225,23 +225,49 @@ def stale_call(run: Run, call: ToolCall) -> bool:
 
 def made_up_result_call(run: Run, call: ToolCall) -> bool:
     """Hold back, once, a call that takes the result of a call on made-up inputs ("90 - 0.1 * 329" after
-    `100 - 0.10 * 100` = 90, the tablet's price invented before it was looked up: compose10's h15): that number
-    stands for nothing. Where one number was invented and one value fetched since is still unused, the notice
-    writes the made-up call again with that value; the next turn must call the same tool."""
-    if run.made_up_result_checked or not run.made_up_calls or not run.deps.settings.check_sources:
+    `100 - 0.10 * 100` = 90, the tablet's price invented before it was looked up: compose10's h15), or of a call
+    that a conversion started again from the same number of the task ("3 * 5 * 15" after `3 * 5` = 15 and 3
+    pounds converted: compose12's e06): that number stands for nothing. The notice writes the call it came from
+    again on the value fetched since, where that can be written; the next turn must call the same tool."""
+    void = run.made_up_calls | run.restarted
+    if run.made_up_result_checked or not void or not run.deps.settings.check_sources:
         return False
     done = [s for s in good_steps(run) if s.call is not None]
     taken = argument_values(call.arguments) - values_in(run.ctx.task)
-    made = [s for s in done if s.call and s.call.signature() in run.made_up_calls and values_in(s.result or "") & taken]
+    made = [s for s in done if s.call and _void_for(run, s.call, call) and values_in(s.result or "") & taken]
     if not made or made[-1].call is None:
         return False
     run.made_up_result_checked, run.forced = True, frozenset({call.name})
     source, value = made[-1].call, (made[-1].result or "").strip()
-    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {value} came from made-up inputs", True
-    run.notice("tool call takes a result computed from made-up inputs; not run", call=call.signature(), value=value)
-    fresh, fixed = _redone(run, done, made[-1], call.name)
-    run.messages.append(prompting.made_up_result_notice(run.ctx.task, source, value, fresh, fixed))
+    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {value} came from a line that stands for nothing", True
+    run.notice("tool call takes a result that stands for nothing; not run", call=call.signature(), value=value)
+    restarted = source.signature() in run.restarted
+    fresh, fixed = _restarted(run, done, made[-1]) if restarted else _redone(run, done, made[-1], call.name)
+    why = "started again" if restarted else "made up"
+    run.messages.append(prompting.made_up_result_notice(run.ctx.task, source, value, fresh, fixed, why=why))
     return True
+
+
+def _void_for(run: Run, source: ToolCall, call: ToolCall) -> bool:
+    """Whether `source`'s result stands for nothing to `call`: made up, or started again by a conversion and
+    taken by the same tool (the converter taking it is a conversion of the model's own, left to the checks)."""
+    signature = source.signature()
+    return signature in run.made_up_calls or (signature in run.restarted and source.name == call.name)
+
+
+def _restarted(run: Run, done: list[Step], made: Step) -> tuple[list[str], ToolCall | None]:
+    """(the result of the later call that took the same number of the task, `made`'s call on that result)."""
+    source = made.call or ToolCall("", {})
+    later = [(s.call.name, s.call.arguments, s.result or "") for s in done[done.index(made) + 1 :] if s.call]
+    taken, result = stale_inputs(source.arguments, later, source.name)
+    if not taken:
+        return [], None
+    # A factor of the model's own beside it was the unit step the conversion now does ("12 * 3 * 1000" for kg)
+    given = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0}
+    arguments = with_result(source.arguments, taken, result)
+    for number in argument_values(source.arguments) - given:
+        arguments = {k: (without_term(v, str(number)) or v) if isinstance(v, str) else v for k, v in arguments.items()}
+    return [result], ToolCall(source.name, arguments)
 
 
 def _redone(run: Run, done: list[Step], made: Step, tool: str) -> tuple[list[str], ToolCall | None]:

@@ -157,9 +157,10 @@ def _made_up_result_text(part: NoticePart) -> str:
     else:
         values = f" ({', '.join(clip(r, 40) for r in part.results)})" if part.results else ""
         then = f"Call a tool with the values the tools returned{values}."
+    why = "whose inputs were made up" if part.message == "made up" else "which a later call started again"
     return (
-        f"Not run: {clip(part.result)} came from {clip(part.what, 200)}, whose inputs were made up: it stands for"
-        f" nothing.\nTask: {part.task}\n{then}"
+        f"Not run: {clip(part.result)} came from {clip(part.what, 200)}, {why}: it stands for nothing.\n"
+        f"Task: {part.task}\n{then}"
     )
 
 

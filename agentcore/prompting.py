@@ -319,11 +319,12 @@ def portion_notice(task: str, expression: str, whole: str, word: str, result: st
 
 
 def made_up_result_notice(
-    task: str, source: ToolCall, value: str, fetched: Sequence[str], fixed: ToolCall | None
+    task: str, source: ToolCall, value: str, fetched: Sequence[str], fixed: ToolCall | None, *, why: str
 ) -> Message:
-    """A call took `value`, the result of `source`, whose inputs were made up; `fetched`: values the tools
-    returned since, still unused; `fixed`: `source` again with the fetched value, where that could be written."""
-    part = NoticePart("made_up_result", task, call=fixed, what=source.signature(), result=value)
+    """A call took `value`, the result of `source`, whose inputs were made up or which a later call started
+    again (`why`); `fetched`: values the tools returned since, still unused; `fixed`: `source` again with the
+    fetched value, where that could be written."""
+    part = NoticePart("made_up_result", task, call=fixed, what=source.signature(), result=value, message=why)
     return render(replace(part, results=tuple(fetched)))
 
 

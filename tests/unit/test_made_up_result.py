@@ -49,3 +49,24 @@ async def test_a_result_of_real_inputs_is_taken_on_freely() -> None:
     )
     result = await Agent(model, tools=[lookup, calculator]).run(TASK)
     assert all(not s.tool_error for s in result.steps if s.call is not None) and result.output == "809.1"
+
+
+async def test_a_result_of_a_line_the_conversion_started_again_is_held_and_redone_on_the_converted_value() -> None:
+    from bench import toolbox
+
+    model = ScriptedModel(
+        [
+            call("calculator", expression="12 * 3 * 1000"),  # kilograms worked as grams, before any conversion
+            "36000",  # sent back: the task asks for pounds
+            call("unit_convert", value=12, from_unit="kg", to_unit="lb"),
+            call("calculator", expression="36000 * 26.455471"),  # the superseded 36000 taken on: held back
+            call("calculator", expression="26.455471 * 3"),
+            "79.366413",
+        ]
+    )
+    tools = toolbox.agent_tools(["unit_convert", "calculator"])
+    result = await Agent(model, tools=tools).run("A crate weighs 12 kilograms. What do 3 crates weigh in pounds?")
+    notice = model.requests[4].messages[-1].content
+    assert notice.startswith('Not run: 36000 came from calculator({"expression": "12 * 3 * 1000"}), which a later')
+    assert notice.endswith('{"tool": "calculator", "arguments": {"expression": "26.455471 * 3"}}')  # 1000 left out
+    assert result.output == "79.366413"
