@@ -357,3 +357,18 @@ async def test_one_made_up_price_goes_back_for_the_items_the_lookup_has(qwen: Ll
     result = await shop(qwen, "What do 3 notebooks and 2 pens cost in total?")
     assert any(e["kind"] == "notice" and "made-up inputs" in str(e["message"]) for e in result.trace)
     assert "12.9" in str(result.output)
+
+
+async def test_a_part_of_the_price_goes_back_for_the_addition_the_task_names(qwen: LlamaCppModel) -> None:
+    """This model answered 107.5 (`215 / 2`) for "add half of that price to it" (compose12's e14): the part goes
+    back with the sum written out (agentcore.portions), and the final number needs the whole and the part."""
+    result = await shop(qwen, "Take the price of a monitor and add half of that price to it.")
+    assert any(e["kind"] == "notice" and "a part of a value" in str(e["message"]) for e in result.trace)
+    assert "322.5" in str(result.output)
+
+
+async def test_a_line_the_conversion_started_again_is_redone_on_the_converted_weight(qwen: LlamaCppModel) -> None:
+    """This model multiplied 3 * 5 before converting the 3 pounds, then took 15 on (compose12's e06): the call on
+    15 is held back and the line redone on 1.360777 kilograms (agentcore.loop_checks.made_up_result_call)."""
+    result = await convert(qwen, "Multiply the weight of 3 pounds in kilograms by 5.")
+    assert "6.803885" in str(result.output)
