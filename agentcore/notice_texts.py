@@ -22,6 +22,11 @@ _ANSWER_TEXTS = (
 )  # fmt: skip
 
 
+def _example(call: ToolCall) -> str:
+    """A call written as the model writes one: the form a notice shows the next call in."""
+    return json.dumps({"tool": call.name, "arguments": call.arguments}, ensure_ascii=False)
+
+
 def notice_text(part: NoticePart) -> str:
     task = part.task
     if part.notice == "repeat" and part.call is not None:
@@ -108,7 +113,7 @@ def _unit_text(part: NoticePart) -> str:
 
 def _convert_text(part: NoticePart) -> str:
     fixed = part.call or ToolCall("the tool", {})
-    example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+    example = _example(fixed)
     return (
         f"Not done yet: the task asks for {part.names[0]}, and no conversion has reached it.\nTask: {part.task}\n"
         f"Convert with {fixed.name} first, for example: {example}\nThen finish the task's remaining steps."
@@ -118,7 +123,7 @@ def _convert_text(part: NoticePart) -> str:
 def _beside_text(part: NoticePart) -> str:
     """`part.call` is the held-back call with the number left out where that could be written."""
     fixed = part.call or ToolCall("the tool", {})
-    example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+    example = _example(fixed)
     numbers = " and ".join(part.names)
     return (
         f"Not run: {numbers} went into an earlier step, whose result {clip(part.result)} already stands for it;"
@@ -152,7 +157,7 @@ def _used_up_text(part: NoticePart) -> str:
 
 def _made_up_result_text(part: NoticePart) -> str:
     if part.call is not None:
-        example = json.dumps({"tool": part.call.name, "arguments": part.call.arguments}, ensure_ascii=False)
+        example = _example(part.call)
         then = f"Call {part.call.name} with the value the tools returned, for example: {example}"
     else:
         values = f" ({', '.join(clip(r, 40) for r in part.results)})" if part.results else ""
@@ -167,7 +172,7 @@ def _made_up_result_text(part: NoticePart) -> str:
 def _portion_text(part: NoticePart) -> str:
     whole, word = part.names
     fixed = part.call or ToolCall("the tool", {})
-    example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+    example = _example(fixed)
     return (
         f'Not done yet: {clip(part.result)} is {clip(part.what, 120)}, a part of {whole}. The task says "{word}",'
         f" and no step has done that yet.\nTask: {part.task}\nCall {fixed.name} for the next step with {whole} and"
@@ -205,7 +210,7 @@ def _check_notice_text(part: NoticePart) -> str:
         )
     if part.notice == "doubled":
         fixed = part.call or ToolCall("the tool", {})
-        example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+        example = _example(fixed)
         return (
             f"Not run: that call uses {clip(part.result)} twice, but {clip(part.result)} is the value of one item"
             f" only. The task also names {numbers}, which no call has looked up yet.\nTask: {task}\n"
@@ -214,7 +219,7 @@ def _check_notice_text(part: NoticePart) -> str:
     if part.notice == "placeholder":
         fixed = part.call or ToolCall("the tool", {})
         values = " and ".join(json.dumps(value, ensure_ascii=False) for value in part.names)
-        example = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+        example = _example(fixed)
         words = f" ({part.message})" if part.message else ""
         failed = f"Error from {fixed.name}: {clip(part.result, 200)}\n" if part.result else ""
         return (
@@ -222,7 +227,7 @@ def _check_notice_text(part: NoticePart) -> str:
             f"Task: {task}\nCall {fixed.name} again with a value the task names{words}, for example: {example}"
         )
     fixed = part.call or ToolCall("the tool", {})
-    call = json.dumps({"tool": fixed.name, "arguments": fixed.arguments}, ensure_ascii=False)
+    call = _example(fixed)
     return (
         f"Not run: {numbers} was the input of an earlier step, whose result is {clip(part.result)}.\n"
         f"Task: {task}\nCall {fixed.name} with the result instead, for example: {call}"
