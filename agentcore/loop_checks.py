@@ -263,9 +263,8 @@ def _restarted(run: Run, done: list[Step], made: Step) -> tuple[list[str], ToolC
     if not taken:
         return [], None
     # A factor of the model's own beside it was the unit step the conversion now does ("12 * 3 * 1000" for kg)
-    given = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0}
     arguments = with_result(source.arguments, taken, result)
-    for number in argument_values(source.arguments) - given:
+    for number in argument_values(source.arguments) - _given(run):
         arguments = {k: (without_term(v, str(number)) or v) if isinstance(v, str) else v for k, v in arguments.items()}
     return [result], ToolCall(source.name, arguments)
 
@@ -274,16 +273,18 @@ def _redone(run: Run, done: list[Step], made: Step, tool: str) -> tuple[list[str
     """(the one-number values fetched since `made` that no call used yet, `made`'s call with its one invented
     number replaced by the one such value, or None where there is not exactly one of each)."""
     source = made.call or ToolCall(tool, {})
-    given = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0}
-    invented = argument_values(source.arguments) - given
+    invented = argument_values(source.arguments) - _given(run)
     later = [s for s in done[done.index(made) + 1 :] if s.call and s.call.signature() not in run.made_up_calls]
     waiting = open_results([(s.call.arguments, s.result or "") for s in done if s.call is not None])
     fresh = [r for r in (s.result or "" for s in later) if r in waiting and BARE_NUMBER.fullmatch(r.strip())]
     if len(invented) != 1 or len(fresh) != 1:
         return fresh, None
-    number = next(iter(invented))
-    written = str(int(number)) if number == int(number) else str(number)
-    return fresh, ToolCall(tool, with_result(source.arguments, [written], fresh[0]))
+    return fresh, ToolCall(tool, with_result(source.arguments, [str(next(iter(invented)))], fresh[0]))
+
+
+def _given(run: Run) -> set[float]:
+    """The numbers the task gives, in digits or words, and the two any call may use unasked."""
+    return values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0}
 
 
 def beside_call(run: Run, call: ToolCall) -> bool:
