@@ -10,6 +10,7 @@ name the tools the next turn must call (`Run.forced`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -18,11 +19,13 @@ from agentcore.asked_units import asked_unit
 from agentcore.grounding import counted_items, listed_together, mentions, with_value
 from agentcore.messages import CallPart, ToolCall
 from agentcore.portions import SUBTRACTING, adds, portion_left
+from agentcore.powers import grounded, named_power, power_used, powered
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
 from agentcore.tool_fit import fitting_tools, tool_docs
 from agentcore.unfinished import (
+    BARE_NUMBER,
     argument_values,
     derived,
     echoes_task,
@@ -43,12 +46,18 @@ from agentcore.unfinished import (
     unused_numbers,
     unused_parts,
     used_up,
+    values_in,
     with_tool_value,
 )
 from agentcore.unit_names import converter, unconverted
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
+
+
+# An expression of two numbers ("2 * 3", "19.95+4", "7 - 4"; not a date's "2024-01"): a tool that takes
+# arithmetic as a text.
+_ARITHMETIC = re.compile(r"\d\s*[+*/]\s*\d|\d\s+-\s*\d")
 
 
 def missing_tool_check(run: Run, answer: str) -> bool:
@@ -194,7 +203,50 @@ def portion_check(run: Run, answer: str) -> bool:
     written = [v for v in leaves(last.call.arguments) if isinstance(v, str) and v.strip() == expression]
     fixed = ToolCall(last.call.name, with_value(last.call.arguments, written, f"{whole} {sign} {result}"))
     run.messages.append(prompting.portion_notice(run.ctx.task, expression, whole, word, result, call=fixed))
+    run.written_fix = fixed
     return True
+
+
+def power_check(run: Run, answer: str) -> bool:
+    """Once: the answer restates the last result while the task takes a value to a power ("the square of the
+    price") that no call of the model's took, made-up calls aside: the next step is that result to the power
+    (agentcore.powers)."""
+    done = [step for step in good_steps(run) if step.call is not None]
+    if run.power_checked or run.final_only or not run.deps.settings.check_unfinished or not done:
+        return False
+    task, exponent = run.ctx.task, named_power(run.ctx.task)
+    if exponent is None or not repeats_result(task, answer, done[-1].result or ""):
+        return False
+    # "2 * 2" for "multiplied by itself", on a number no one gave: the value to square is still the fetched one
+    real = grounded(
+        [(step.call.arguments, (step.result or "").strip()) for step in done if step.call is not None], task
+    )
+    if not real or not BARE_NUMBER.fullmatch(real[-1][1]):
+        return False
+    known = values_in(task) | {v for _, result in real for v in values_in(result)}
+    calls = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call is not None]
+    if power_used([call.arguments for call in calls if call.signature() not in run.failed_calls], known):
+        return False
+    run.power_checked = True
+    result = real[-1][1]
+    expression = powered(result, exponent)
+    fixed = _expression_call([step.call for step in run.steps if step.call is not None], expression)
+    run.forced = frozenset({fixed.name}) if fixed is not None else frozenset(spec.name for spec in run.specs)
+    run.written_fix = fixed
+    run.notice("final answer is a value the task still takes to a power", result=result, expression=expression)
+    word = "square" if exponent == 2 else "cube"
+    run.messages.append(prompting.power_notice(run.ctx.task, result, expression, word, fixed))
+    return True
+
+
+def _expression_call(calls: list[ToolCall], expression: str) -> ToolCall | None:
+    """The latest call that took arithmetic as a text ("2 * 3", even on made-up inputs), with `expression` in
+    that argument: the tool to compute with and the form its argument takes."""
+    for call in reversed(calls):
+        for key, value in call.arguments.items():
+            if isinstance(value, str) and _ARITHMETIC.search(value):
+                return ToolCall(call.name, {**call.arguments, key: expression})
+    return None
 
 
 def echoed_again(run: Run, answer: str) -> str | None:
@@ -359,6 +411,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     used_up_check,
     redone_check,
     portion_check,
+    power_check,
     conversion_check,
     unit_check,
     uncombined_check,

@@ -22,6 +22,7 @@ from agentcore.loop_checks import (
     placeholder_call,
     stale_again,
     step_items,
+    written_again,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
 from agentcore.named import resolved_call
@@ -65,7 +66,8 @@ class ToolTurn:
 
     async def execute(self, run: Run) -> NextStep:
         step = run.steps[-1]
-        call = in_documented_form(run, stale_again(run, self.call)) if self.call.name in run.offered else self.call
+        offered = self.call.name in run.offered
+        call = in_documented_form(run, written_again(run, stale_again(run, self.call))) if offered else self.call
         step.call = call
         run.messages.append(prompting.assistant_turn(call, None, self.raw if call is self.call else ""))
         if call.name not in run.offered:
@@ -135,15 +137,7 @@ class FinalTurn:
             )
             return accept(run, self.content)
         if invented and insisted:
-            # Sent back once already and the model insists on its own number: the tool's result wins.
-            content = with_tool_value(self.content, invented, latest)
-            if content != self.content:
-                run.notice(
-                    "final answer kept a number no tool returned; replaced by the tool's result",
-                    numbers=invented,
-                    result=latest,
-                )
-            return accept(run, content)
+            return with_result_instead(run, self.content, invented, latest)
         if invented:
             # Arithmetic done in the model's head after tool use: a 0.5B model gets it wrong. Once, require a tool.
             run.forced, run.unsourced_sent = frozenset(spec.name for spec in run.specs), bool(latest)
@@ -151,6 +145,21 @@ class FinalTurn:
             run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest))
             return ModelTurn()
         return accept(run, self.content)
+
+
+def with_result_instead(run: Run, answer: str, invented: list[str], latest: str) -> NextStep:
+    """Sent back once already and the model insists on its own number: the tool's result wins. That result may
+    be a step of a task still unfinished ("5 parcels" after one's weight): the answer checks read it as the
+    model's answer, each within its own limit."""
+    content = with_tool_value(answer, invented, latest)
+    if content == answer:
+        return accept(run, content)
+    run.notice(
+        "final answer kept a number no tool returned; replaced by the tool's result", numbers=invented, result=latest
+    )
+    if any(check(run, content) for check in ANSWER_CHECKS):
+        return ModelTurn()
+    return accept(run, content)
 
 
 def accept(run: Run, content: str) -> NextStep:

@@ -20,6 +20,7 @@ from agentcore.grounding import invented_optional, mentions, placeholders, task_
 from agentcore.messages import NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.notice_texts import clip
+from agentcore.operand_order import in_task_order
 from agentcore.portions import of_results
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
@@ -40,6 +41,7 @@ from agentcore.unfinished import (
     superseded,
     values_in,
     with_result,
+    without_made_up_factors,
     without_term,
 )
 from agentcore.unit_names import as_named, converter
@@ -217,10 +219,18 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {' and '.join(taken)} should be the earlier result {result}", True
     run.notice("tool call reuses an earlier input instead of its result; not run", call=call.signature(), numbers=taken)
-    fixed = ToolCall(call.name, with_result(call.arguments, taken, result))
+    fixed = ToolCall(call.name, _own_factors_out(run, with_result(call.arguments, taken, result)))
     run.stale_fix = fixed if fixed != call else None
     run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
     return True
+
+
+def _own_factors_out(run: Run, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A stale call's arguments less the factors that neither the task nor a result gives: the model's own
+    conversion, which the result it skipped has done (unfinished.without_made_up_factors)."""
+    known = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0}
+    known |= {v for step in good_steps(run) for v in values_in(step.result or "")}
+    return {k: without_made_up_factors(v, known) if isinstance(v, str) else v for k, v in arguments.items()}
 
 
 def made_up_result_call(run: Run, call: ToolCall) -> bool:
@@ -341,6 +351,21 @@ def stale_again(run: Run, call: ToolCall) -> ToolCall:
     return call
 
 
+def written_again(run: Run, call: ToolCall) -> ToolCall:
+    """The call to run: after a notice that wrote the next call out (a portion's `215 + 107.5`, a square's
+    `19.95 * 19.95`), a call of that tool that gives only a number of its own runs as the written one (shown
+    `19.95 * 19.95`, the model wrote "39.9025", a square worked out wrongly in its head)."""
+    fix = run.written_fix
+    if fix is None or call.name != fix.name:
+        return call
+    run.written_fix = None  # the model's next call of the tool is judged once
+    if not _worked_out(run, call):
+        return call
+    run.notice("tool call gave a number worked out in the head; the call written out runs", call=call.signature(),
+               fixed=fix.signature())  # fmt: skip
+    return fix
+
+
 def _worked_out(run: Run, call: ToolCall) -> bool:
     """Every string argument is one number that neither the task nor any result gives."""
     texts = [v for v in leaves(call.arguments) if isinstance(v, str)]
@@ -390,22 +415,23 @@ def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict
 
 
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
-    """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
-    into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a
-    city alone that the argument's docs give as an example with its state goes as the example ("New York" ->
-    "New York, NY"; agentcore.formats), and an enum value that only starts the task's word goes as the value
-    that word names (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task
-    names added as its bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as
-    "85 + 85 * 0.5"; agentcore.portions), and two results added where the task asks how much one exceeds the
-    other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and a near copy of
-    a text the task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date
-    goes in the layout its docs name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument
-    whose numbers no one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and a converter
-    goes between the units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its
-    text or a name written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and an
-    expression that also does a later step of the plan against precedence goes as its own step (step_order), and
-    a count of days converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units),
-    and an argument that runs on in a decoding loop goes with its repeated operation once (agentcore.runaway)."""
+    """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number into
+    a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city
+    alone that the argument's docs give as an example with its state goes as the example ("New York" -> "New York,
+    NY"; agentcore.formats), and an enum value that only starts the task's word goes as the value that word names
+    (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names added as its
+    bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85 * 0.5";
+    agentcore.portions), and two results added where the task asks how much one exceeds the other go as their
+    difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and the task's divisor or amount taken away
+    written first goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and a near copy of a text the
+    task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date goes in the
+    layout its docs name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument whose numbers no
+    one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and a converter goes between the
+    units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name
+    written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and an expression that
+    also does a later step of the plan against precedence goes as its own step (step_order), and a count of days
+    converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units), and an argument
+    that runs on in a decoding loop goes with its repeated operation once (agentcore.runaway)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -417,6 +443,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
+    arguments = in_task_order(arguments, run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = _without_invented(run, spec, in_documented_layout(arguments, spec.parameters))

@@ -15,6 +15,7 @@ NoticeKind = Literal[
     "missing_tool",
     "review",
     "unfinished",
+    "power",
     "unsourced",
     "stale",
     "placeholder",
@@ -162,7 +163,8 @@ class NoticePart:
     task's word for the unit to reach; `call`: the conversion written out), or an answer that a later computation
     already used up (`message`: the answer; `call`: that computation; `result`: its result), or an answer from a line
     that a later call started again (`message`: the answer; `what`: the call that gave it; `call`: the later call;
-    `result`: its result)."""
+    `result`: its result), or a value the task still takes to a power (`result`: that value; `what`: the expression;
+    `names`: "square" or "cube"; `call`: the next call written out, when a tool took an expression before)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -18,7 +18,8 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 
 _ANSWER_TEXTS = (
-    "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result"
+    "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
+    "power",
 )  # fmt: skip
 
 
@@ -43,6 +44,7 @@ def notice_text(part: NoticePart) -> str:
     if part.notice in _ANSWER_TEXTS:
         texts = {
             "portion": _portion_text,
+            "power": _power_text,
             "made_up_result": _made_up_result_text,
             "used_up": _used_up_text,
             "redone": _redone_text,
@@ -177,6 +179,18 @@ def _portion_text(part: NoticePart) -> str:
         f'Not done yet: {clip(part.result)} is {clip(part.what, 120)}, a part of {whole}. The task says "{word}",'
         f" and no step has done that yet.\nTask: {part.task}\nCall {fixed.name} for the next step with {whole} and"
         f" {clip(part.result)}, for example: {example}"
+    )
+
+
+def _power_text(part: NoticePart) -> str:
+    step = (
+        f"Call {part.call.name} for the next step, for example: {_example(part.call)}"
+        if part.call is not None
+        else f"Call a tool to compute {part.what}."
+    )
+    return (
+        f"Not done yet: {clip(part.result)} is the value, and the task asks for its {part.names[0]}; no step has"
+        f" done that yet.\nTask: {part.task}\n{step}"
     )
 
 

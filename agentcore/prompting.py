@@ -318,6 +318,12 @@ def portion_notice(task: str, expression: str, whole: str, word: str, result: st
     return render(NoticePart("portion", task, result=result, what=expression, names=(whole, word), call=call))
 
 
+def power_notice(task: str, result: str, expression: str, word: str, call: ToolCall | None) -> Message:
+    """The answer is `result`, which the task's `word` ("square") still applies to: `expression` is that step;
+    `call`, when some tool took an expression before, the step written as its call."""
+    return render(NoticePart("power", task, result=result, what=expression, names=(word,), call=call))
+
+
 def made_up_result_notice(
     task: str, source: ToolCall, value: str, fetched: Sequence[str], fixed: ToolCall | None, *, why: str
 ) -> Message:

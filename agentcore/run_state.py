@@ -75,6 +75,7 @@ class Run:
     guess_checked: bool = False
     stale_checked: bool = False
     stale_fix: ToolCall | None = None  # the call a stale notice wrote out: run if the input is taken again
+    written_fix: ToolCall | None = None  # the call a portion or power notice wrote out: run for a bare number
     doubled_checked: bool = False
     beside_checked: bool = False  # a call that counted an input beside its result was held back once
     combined_at: list[int] = field(default_factory=list)  # good steps done when the uncombined check fired
@@ -87,6 +88,7 @@ class Run:
     redone_checked: bool = False  # an answer from a line a later call started again went back
     used_up_checked: bool = False  # an answer that a later call had already used went back
     portion_checked: bool = False  # an answer that was a part of a value still to add to went back (portions)
+    power_checked: bool = False  # an answer that the task still squares or cubes went back (powers)
     unit_checked: bool = False  # an answer in its tool's unit of time went back once for the task's unit
     converted_checked: bool = False  # an answer before the unit the task asks for went back once (unit_names)
     conversion_fix: ToolCall | None = None  # the conversion that notice wrote out: it runs unchallenged

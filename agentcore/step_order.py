@@ -1,6 +1,6 @@
 """Two steps of the task written as one flat expression, in an order its precedence breaks (issue #12): "Look up
 the price of a webcam, add 20, and halve the total" called as `64 + 20 / 2` (74, where the task means 42), and
-"..., add 10, and multiply the sum by 3" as `3 + 10 * 3`.
+"..., add 10, and multiply the sum by 3" as `3 + 10 * 3`, and "..., add 4, and square the result" as `7 + 4**2`.
 
 A small model writes the steps left to right and leaves precedence out. When the task's step plan
 (`agentcore.steps`) says the call's step is "add 20" and a later step remains, an expression `R + a / b` on the
@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from agentcore.unfinished import BARE_NUMBER, numbers_in
 
 _N = f"({BARE_NUMBER.pattern})"
-_FLAT = re.compile(rf"^\s*{_N}\s*([+-])\s*{_N}\s*([*/])\s*{_N}\s*$")
+_FLAT = re.compile(rf"^\s*{_N}\s*([+-])\s*{_N}\s*(\*\*|[*/^])\s*{_N}\s*$")
+# A step that names a power itself ("add 4 squared") writes its exponent in words.
+_POWER_WORDS = re.compile(r"squar|cube|power", re.I)
 
 
 def current_step_only(expression: str, step: str, results: Sequence[str], later: Sequence[str]) -> str:
@@ -31,6 +33,8 @@ def current_step_only(expression: str, step: str, results: Sequence[str], later:
     latest = numbers_in(results[-1])
     taken = {value for result in results for value in numbers_in(result)}
     if latest != [base] or first in taken or first not in numbers_in(step) or second in numbers_in(step):
+        return expression
+    if match.group(4) in ("**", "^") and _POWER_WORDS.search(step):
         return expression
     if second in taken and not any(second in numbers_in(text) for text in later):  # a portion of the result
         return expression

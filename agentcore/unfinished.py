@@ -349,6 +349,19 @@ def without_term(expression: str, number: str) -> str | None:
     return (" * " if kind is ast.Mult else " + ").join(kept)
 
 
+def without_made_up_factors(expression: str, known: set[float]) -> str:
+    """`expression` less the factors of its outermost product that are in none of the `known` numbers, while two
+    terms are left: a stale call's own conversion ("3 * 7 * 1080" for 7 bags of 3 pounds in ounces, after the
+    conversion returned 48) goes once the result takes the input's place ("48 * 7")."""
+    for number in numbers_in(expression):
+        if round(abs(number), 12) in known:
+            continue
+        fewer = without_term(expression, _plain(number))
+        if fewer is not None and ("*" in fewer or "+" in fewer):
+            expression = fewer
+    return expression
+
+
 def superseded(arguments: Any, earlier: Sequence[tuple[str, Any, str]]) -> tuple[list[str], str]:
     """(the one number this call takes from an earlier result that a later call already used, that later call's
     result) when the call uses no result still open: "count the words (5), double the count (10), and add 1"

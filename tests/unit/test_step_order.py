@@ -22,6 +22,8 @@ from agentcore.tools.function import tool
         ("7.25 + 3 * 7.25", "add 3 times it", ["7.25"], ["halve it"], "7.25 + 3 * 7.25"),  # ... of the result
         ("64 + 20 / 2", "add 20", ["12"], ["halve the total"], "64 + 20 / 2"),  # not on the latest result
         ("64 * 20 + 2", "multiply by 20", ["64"], ["add 2"], "64 * 20 + 2"),  # precedence follows the order
+        ("7 + 4**2", "add 4", ["7"], ["square the result"], "7 + 4"),  # compose13 b12: a power too
+        ("7 + 4 ** 2", "add 4 squared", ["7"], ["halve it"], "7 + 4 ** 2"),  # the step names the power
     ],
 )
 def test_current_step_only(expression: str, step: str, results: list[str], later: list[str], fixed: str) -> None:

@@ -24,6 +24,7 @@ from agentcore.unfinished import (
     unused_parts,
     with_result,
     with_tool_value,
+    without_made_up_factors,
 )
 
 
@@ -127,9 +128,18 @@ async def test_a_number_no_tool_returned_goes_back_once_with_a_tool_required() -
 async def test_an_unsourced_answer_is_sent_back_once_then_the_tools_number_replaces_the_models() -> None:
     # 123456 / 64: the tool said 1929, the model answered 2222 twice. The tool wins the second time.
     model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "It is 2699."])
-    result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
+    result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price.")
     assert result.output == "It is 45." and len(model.requests) == 4
     assert any(e["kind"] == "notice" and e.get("result") == "45" for e in result.trace)
+
+
+async def test_the_tools_number_put_in_place_is_checked_as_an_answer_too() -> None:
+    # The task's 3 is in no call yet: the result that replaced the model's number is a step, not the answer.
+    turns = [call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "It is 2699."]
+    model = ScriptedModel([*turns, call("calculator", expression="45 * 3"), "135"])
+    result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
+    assert "the task still uses 3" in model.requests[4].messages[-1].content
+    assert result.output == "135"
 
 
 async def test_a_second_unsourced_answer_with_two_invented_numbers_is_kept() -> None:
@@ -210,6 +220,36 @@ def test_stale_inputs(
 def test_superseded(arguments: dict[str, object], stale: tuple[list[str], str]) -> None:
     earlier = [("word_count", {"text": "a b c d e"}, "5"), ("calculator", {"expression": "5 * 2"}, "10")]
     assert superseded(arguments, earlier) == stale
+
+
+@pytest.mark.parametrize(
+    ("expression", "fixed"),
+    [
+        ("48 * 7 * 1080", "48 * 7"),  # the model's own conversion, done by the tool already
+        ("19.84 * 20.0", "19.84 * 20.0"),  # one term would be left: the call stays as written
+        ("48 + 7 * 1080", "48 + 7 * 1080"),  # a factor inside a sum is no term of the outer product
+        ("2 * 1440", "2 * 1440"),
+    ],
+)
+def test_without_made_up_factors(expression: str, fixed: str) -> None:
+    assert without_made_up_factors(expression, {48.0, 7.0, 19.84, 2.0}) == fixed
+
+
+async def test_a_stale_calls_own_conversion_is_left_out_of_the_call_written_out() -> None:
+    from bench import toolbox
+
+    model = ScriptedModel(
+        [
+            call("unit_convert", value=3, from_unit="lb", to_unit="oz"),
+            call("calculator", expression="3 * 7 * 1080"),  # the 3 pounds again, converted in its own way
+            call("calculator", expression="3 * 7 * 1080"),  # the same again: the call written out runs
+            "336",
+        ]
+    )
+    tools = toolbox.agent_tools(["unit_convert", "calculator"])
+    result = await Agent(model, tools=tools).run("One bag weighs 3 pounds. What is the weight of 7 bags in ounces?")
+    assert model.requests[2].messages[-1].content.endswith('"arguments": {"expression": "48 * 7"}}')
+    assert result.output == "336"
 
 
 def test_a_result_used_beside_a_newer_one_or_twice_in_one_expression_is_not_superseded() -> None:

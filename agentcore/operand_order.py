@@ -1,0 +1,67 @@
+"""A task's number that English writes as the divisor or the amount taken away, called first (issue #12): "The
+price of a laptop divided by 3" called as `calculator("3 / 899")`, "take 15 off the price" as `15 - 240`, and
+"the price of a backpack divided among 3 friends" as `3 * 49.5`.
+
+Where an expression is two numbers only, one a number the task writes once and the other one a tool returned,
+and the task marks its number as the second operand ("divided by 3", "among 3", "minus 20", "subtract 20 from",
+"take 15 off", "40 less than"), the expression runs in that order (`899 / 3`, `240 - 15`); a product of the two
+where the task divides by its number ("divided among 3") runs as that division. The words read are English
+arithmetic's words for a divisor and a subtrahend, not a phrasing of the suite.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agentcore.unfinished import numbers_in
+
+_NUM = r"\d+(?:\.\d+)?"
+_PAIR = re.compile(rf"\s*({_NUM})\s*([-/*])\s*({_NUM})\s*")
+# Before the number: what it divides by, or what is taken away ("divided by 3", "minus 20", "take away 30").
+_DIVISOR = r"\b(?:divided|divide|split|shared|share)\s+(?:\w+\s+){{0,3}}?(?:by|among|between)\s+{n}(?!\d|\.\d)"
+_SUBTRAHEND = (
+    r"\b(?:minus|subtract|less|deduct|take\s+away|take|takes|taking)\s+{n}(?!\d|\.\d)"
+    r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b"
+)
+
+
+def in_task_order(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with each two-number expression that puts the task's divisor or subtrahend first written the
+    other way round; the same dict when nothing changes."""
+    returned = {round(n, 9) for result in results for n in numbers_in(result)}
+    written = [round(n, 9) for n in numbers_in(task)]
+    fixed = {key: _ordered(value, task, returned, written) for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+def _ordered(value: Any, task: str, returned: set[float], written: list[float]) -> Any:
+    match = _PAIR.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return value
+    left, operator, right = match.groups()
+    if operator == "*" and _is_ours(right, returned, written):  # a product either way round: "49.5 * 3"
+        left, right = right, left
+    if not _is_ours(left, returned, written) or not _is_theirs(right, returned, written):
+        return value
+    pattern = _DIVISOR if operator in "/*" else _SUBTRAHEND
+    if re.search(pattern.format(n=re.escape(_as_written(task, float(left)))), task, re.IGNORECASE) is None:
+        return value
+    return f"{right} {'/' if operator in '/*' else '-'} {left}"
+
+
+def _is_ours(number: str, returned: set[float], written: list[float]) -> bool:
+    """A number the task writes once and no tool returned."""
+    value = round(float(number), 9)
+    return written.count(value) == 1 and value not in returned
+
+
+def _is_theirs(number: str, returned: set[float], written: list[float]) -> bool:
+    value = round(float(number), 9)
+    return value in returned and value not in written
+
+
+def _as_written(task: str, number: float) -> str:
+    """The task's own spelling of `number` ("3", "12.5")."""
+    return next(m.group() for m in re.finditer(_NUM, task) if round(float(m.group()), 9) == number)

@@ -1,0 +1,70 @@
+"""A power the task asks for that no call took (issue #12): "What is the square of the price of a mouse?" was
+answered with the price, 19.95, and "multiply the price by itself" with the price alone.
+
+English writes a square or a cube with a handful of words ("square of", "square it", "squared", "cubed",
+"multiplied by itself"); the words read here are those, in the places where they name an operation on a value
+("square of the price", "the result squared"), not a unit ("12 square meters", "5 feet squared") or a root.
+A call used the power when an expression raises a known number to it (`19.95 ** 2`, `19.95^2`, `pow(19.95, 2)`)
+or multiplies one by itself (`19.95 * 19.95`); `2 * 2`, on a number no one gave, used nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from agentcore.unfinished import argument_values, leaves, spelled_numbers, values_in
+
+# "square of the price", "square it", "square the result": the power, then what it applies to (not a number:
+# "the square of 3" is a number the model writes itself, and not a unit noun: "square meters").
+_BEFORE = re.compile(r"\b(square|cube)\s+(?:of|it|that|this|the|them|its|each)\b", re.IGNORECASE)
+# "the result squared", "that price cubed": a value word, then the power (not "5 feet squared", an area).
+_AFTER = re.compile(r"\b(?:it|that|this|result|total|sum|value|price|number|count)\s+(squared|cubed)\b", re.I)
+_ITSELF = re.compile(r"\b(?:multipl(?:y|ied)|times)\b[^.,;]*?\bby\s+itself\b|\btimes\s+itself\b", re.IGNORECASE)
+_EXPONENT = {"square": 2, "squared": 2, "cube": 3, "cubed": 3}
+_NUM = r"\d+(?:\.\d+)?"
+_BASES = (
+    re.compile(rf"(?<![\d.])({_NUM})\s*(?:\*\*|\^)"),
+    re.compile(rf"\bpow\s*\(\s*({_NUM})", re.IGNORECASE),
+    re.compile(rf"(?<![\d.])({_NUM})\s*\*\s*\1(?![\d.])"),
+)
+
+
+def named_power(task: str) -> int | None:
+    """The exponent the task applies to a value (2 for "the square of the price", 3 for "cubed"), or None."""
+    for pattern in (_BEFORE, _AFTER):
+        match = pattern.search(task)
+        if match is not None:
+            return _EXPONENT[match.group(1).lower()]
+    return 2 if _ITSELF.search(task) else None
+
+
+def power_used(calls: Sequence[Any], known: set[float]) -> bool:
+    """Whether some call's expression raises one of the `known` numbers (the task's, the results') to a power or
+    multiplies it by itself."""
+    bases = (float(m.group(1)) for text in _texts(calls) for pattern in _BASES for m in pattern.finditer(text))
+    return any(round(base, 12) in known for base in bases)
+
+
+def powered(value: str, exponent: int) -> str:
+    """The expression that takes `value` to `exponent`, written as a product ("19.95 * 19.95"): every calculator
+    reads that, where `**` and `^` differ."""
+    return " * ".join([value.strip()] * exponent)
+
+
+def grounded(steps: Sequence[tuple[Any, str]], task: str) -> list[tuple[Any, str]]:
+    """The (arguments, result) steps whose numbers all come from the task or an earlier grounded result: not
+    `2 * 2` made up twice (`unfinished.made_up_steps` counts a call's own inputs as known for the next)."""
+    known = values_in(task) | spelled_numbers(task) | {0.0, 1.0}
+    kept = []
+    for arguments, result in steps:
+        if argument_values(arguments) <= known:
+            kept.append((arguments, result))
+            known |= values_in(result)
+    return kept
+
+
+def _texts(calls: Sequence[Any]) -> Iterable[str]:
+    for arguments in calls:
+        yield from (value for value in leaves(arguments) if isinstance(value, str))

@@ -1,0 +1,49 @@
+"""The task's divisor or amount taken away, written first, goes second (agentcore.operand_order)."""
+
+from __future__ import annotations
+
+import pytest
+from arithmetic_tools import calculator
+
+from agentcore.agent import Agent
+from agentcore.operand_order import in_task_order
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "results", "runs"),
+    [
+        ("3 / 899", "The price of a laptop divided by 3 is what?", ["899"], "899 / 3"),
+        ("3 * 49.5", "The price of a backpack divided among 3 friends: what does each pay?", ["49.5"], "49.5 / 3"),
+        ("49.5 * 3", "A backpack's price split between 3 people: each share?", ["49.5"], "49.5 / 3"),
+        ("20 - 45.9", "Subtract 20 from the price of a keyboard.", ["45.9"], "45.9 - 20"),
+        ("30 - 128", "Double the webcam's price and take away 30.", ["128"], "128 - 30"),
+        ("5 - 22.05", "What is 5 fewer than the pounds in 10 kilograms?", ["22.05"], "22.05 - 5"),
+        ("899 / 3", "The price of a laptop divided by 3 is what?", ["899"], "899 / 3"),  # already in order
+        ("18 - 3.5", "What is 18 minus the price of a notebook?", ["3.5"], "18 - 3.5"),  # 18 is the minuend
+        ("3 * 49.5", "What do 3 backpacks cost?", ["49.5"], "3 * 49.5"),  # no division named
+        ("100 / 4", "What is 100 divided by the count?", ["4"], "100 / 4"),
+        ("3 / 3", "The price divided by 3?", ["3"], "3 / 3"),  # the task's number is also the result
+    ],
+)
+def test_in_task_order(expression: str, task: str, results: list[str], runs: str) -> None:
+    assert in_task_order({"expression": expression}, task, results) == {"expression": runs}
+
+
+def test_the_same_dict_when_nothing_changes() -> None:
+    arguments = {"expression": "899 / 3"}
+    assert in_task_order(arguments, "The price of a laptop divided by 3?", ["899"]) is arguments
+
+
+@tool(read_only=True)
+def lookup(key: str) -> str:
+    """Price of a product."""
+    return {"laptop": "899"}[key]
+
+
+async def test_the_loop_runs_the_division_in_the_tasks_order() -> None:
+    model = ScriptedModel([call("lookup", key="laptop"), call("calculator", expression="3 / 899"), "299.666667"])
+    result = await Agent(model, tools=[lookup, calculator]).run("The price of a laptop divided by 3 is what?")
+    assert result.steps[1].call == call("calculator", expression="899 / 3")
+    assert result.steps[1].result is not None and result.steps[1].result.startswith("299.66")

@@ -1,0 +1,118 @@
+"""A square or cube the task asks for that no call took (agentcore.powers, answer_checks.power_check), and an
+answer replaced by the tool's result that the answer checks still read (loop.with_result_instead)."""
+
+from __future__ import annotations
+
+import pytest
+from arithmetic_tools import calculator
+
+from agentcore.agent import Agent
+from agentcore.powers import named_power, power_used, powered
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+
+@tool(read_only=True)
+def lookup(key: str) -> str:
+    """Price of a product."""
+    return {"mouse": "19.95", "desk": "240"}[key]
+
+
+@pytest.mark.parametrize(
+    ("task", "exponent"),
+    [
+        ("What is the square of the price of a mouse?", 2),
+        ("Count the words, add 4, and square the result.", 2),
+        ("Look up the price and cube it.", 3),
+        ("What is the total squared?", 2),
+        ("What is the price of a desk multiplied by itself?", 2),
+        ("A room of 12 square meters costs how much to paint?", None),  # a unit, not an operation
+        ("A plot is 5 feet squared.", None),  # an area
+        ("What is the square root of the price?", None),
+        ("What is the price of a desk?", None),
+    ],
+)
+def test_named_power(task: str, exponent: int | None) -> None:
+    assert named_power(task) == exponent
+
+
+@pytest.mark.parametrize(
+    ("expression", "used"),
+    [
+        ("19.95 * 19.95", True),
+        ("11**2", True),
+        ("11 ^ 2", True),
+        ("pow(11, 2)", True),
+        ("19.95 * 2", False),
+        ("11.95 * 1.95", False),  # the same digits, not the same number
+        ("19.95 + 19.95", False),
+        ("2 * 2", False),  # a number no one gave
+    ],
+)
+def test_power_used(expression: str, used: bool) -> None:
+    assert power_used([{"expression": expression}], {19.95, 11.0}) is used
+
+
+def test_powered_writes_a_product() -> None:
+    assert powered("19.95", 2) == "19.95 * 19.95" and powered(" 3 ", 3) == "3 * 3 * 3"
+
+
+async def test_an_answer_that_the_task_still_squares_goes_back_with_the_call_written_out() -> None:
+    model = ScriptedModel(
+        [
+            call("calculator", expression="2 + 2"),  # a made-up call: it names the tool that computes
+            call("lookup", key="mouse"),
+            "19.95",
+            call("calculator", expression="39.9025"),  # worked out in the head: the call written out runs
+            "398.0025",
+        ]
+    )
+    result = await Agent(model, tools=[lookup, calculator]).run("What is the square of the price of a mouse?")
+    notice = next(m.content for m in model.requests[3].messages[::-1] if "Not done yet" in m.content)
+    assert "the task asks for its square" in notice
+    assert notice.endswith('{"tool": "calculator", "arguments": {"expression": "19.95 * 19.95"}}')
+    assert [t.name for t in model.requests[3].tools] == ["calculator"]
+    assert result.steps[-2].call == call("calculator", expression="19.95 * 19.95")
+    assert result.output == "398.0025"
+
+
+async def test_a_value_multiplied_by_itself_is_the_real_one_not_a_made_up_square() -> None:
+    model = ScriptedModel(
+        [
+            call("calculator", expression="2 * 2"),
+            call("lookup", key="desk"),
+            call("calculator", expression="2 * 2"),  # made up again after the lookup: the desk's 240 is the value
+            "4",
+            call("calculator", expression="240 * 240"),
+            "57600",
+        ]
+    )
+    result = await Agent(model, tools=[lookup, calculator]).run("What is the price of a desk multiplied by itself?")
+    notice = model.requests[4].messages[-1].content
+    assert notice.endswith('{"tool": "calculator", "arguments": {"expression": "240 * 240"}}')
+    assert result.output == "57600"
+
+
+async def test_a_squared_value_is_not_sent_back() -> None:
+    model = ScriptedModel([call("lookup", key="desk"), call("calculator", expression="240 ** 2"), "57600"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What is the square of the price of a desk?")
+    assert result.output == "57600" and len(model.requests) == 3
+
+
+async def test_a_result_put_in_place_of_an_insisted_number_is_checked_as_an_answer() -> None:
+    from bench import toolbox
+
+    model = ScriptedModel(
+        [
+            call("unit_convert", value=2, from_unit="kg", to_unit="lb"),
+            "100",  # no tool returned 100: sent back, a call required
+            call("unit_convert", value=2, from_unit="kg", to_unit="lb"),  # a repeat: not run again
+            "100",  # insisted: the result 4.409245 replaces it, and the 5 parcels are still to use
+            call("calculator", expression="4.409245 * 5"),
+            "22.046225",
+        ]
+    )
+    tools = toolbox.agent_tools(["unit_convert", "calculator"])
+    result = await Agent(model, tools=tools).run("A parcel weighs 2 kilograms. How many pounds do 5 parcels weigh?")
+    assert "the task still uses 5" in model.requests[4].messages[-1].content
+    assert result.output == "22.046225"
