@@ -42,12 +42,15 @@ from agentcore.unfinished import (
     redone,
     repeats_result,
     restates_task,
+    spelled_numbers,
     unsourced,
     unused_numbers,
     unused_parts,
     used_up,
     values_in,
+    with_result,
     with_tool_value,
+    without_made_up_factors,
 )
 from agentcore.unit_names import converter, unconverted
 
@@ -173,9 +176,25 @@ def redone_check(run: Run, answer: str) -> bool:
     run.redone_checked = True
     (before, _), (later, result) = done[found[0]], done[found[1]]
     run.notice("final answer comes from a line a later call started again; sent back", call=later.signature())
-    notice = prompting.redone_notice(run.ctx.task, answer.strip(), before, later, result.strip())
+    fixed = _on_result(run, before, later, result.strip())
+    if fixed is not None:  # shown the line again on the result, the model took it up (h18 insisted on 36000)
+        run.forced, run.written_fix = frozenset({fixed.name}), fixed
+    notice = prompting.redone_notice(run.ctx.task, answer.strip(), before, later, result.strip(), fixed=fixed)
     run.messages.append(notice)
     return True
+
+
+def _on_result(run: Run, before: ToolCall, later: ToolCall, result: str) -> ToolCall | None:
+    """`before` again with the one number of the task it shares with `later` written as `later`'s result, less
+    its own factors (the unit step the converter did: `12 * 3 * 1000` -> `26.455471 * 3`); None where they share
+    no single number or the result is not one number."""
+    shared = argument_values(before.arguments) & argument_values(later.arguments)
+    if len(shared) != 1 or not BARE_NUMBER.fullmatch(result):
+        return None
+    arguments = with_result(before.arguments, [str(next(iter(shared)))], result)
+    known = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0} | values_in(result)
+    arguments = {k: without_made_up_factors(v, known) if isinstance(v, str) else v for k, v in arguments.items()}
+    return ToolCall(before.name, arguments)
 
 
 def portion_check(run: Run, answer: str) -> bool:

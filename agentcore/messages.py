@@ -150,21 +150,22 @@ class NoticePart:
     """A loop notice to the model: a retry (`what` failed with `message`), a repeated call (`call` had `result`,
     `latest` is the newest good result), a missing named tool (`names`), a reviewer's objection, or an unfinished
     chain (`names`: the task's numbers no call used yet; `result`: the answer that only repeated a result), or an
-    unsourced answer (`names`: its numbers that no tool returned; `result`: the latest tool result), or a stale
-    call (it took `names` from an earlier call's input instead of that call's `result`; `call` is the call with
-    the result written in), or an answer computed from made-up inputs (`names`: the inputs; `result`: the
-    answer's tool result; `what`: the tools to get real values with; `results`: the task's items still to get),
-    or a call that used one result twice (`result`: that value; `names`: the item still to get; `call`: the call
-    for it), or a placeholder call (`names`: values copied from the tool's docs; `message`: the task's words to use
-    instead; `result`: the error it got; `call`: the call written with the first word), or a call whose required
-    values the conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it
-    was the second such call, and the next turn may only answer), or an answer taken from the wrong line of a
-    result (`result`: the answer; `message`: the line the task names), or a conversion still due (`names`: the
-    task's word for the unit to reach; `call`: the conversion written out), or an answer that a later computation
-    already used up (`message`: the answer; `call`: that computation; `result`: its result), or an answer from a line
-    that a later call started again (`message`: the answer; `what`: the call that gave it; `call`: the later call;
-    `result`: its result), or a value the task still takes to a power (`result`: that value; `what`: the expression;
-    `names`: "square" or "cube"; `call`: the next call written out, when a tool took an expression before)."""
+    unsourced answer (`names`: its numbers that no tool returned; `result`: the latest tool result), or a stale call
+    (it took `names` from an earlier call's input instead of that call's `result`; `call` is the call with the
+    result written in), or an answer computed from made-up inputs (`names`: the inputs; `result`: the answer's tool
+    result; `what`: the tools to get real values with; `results`: the task's items still to get), or a call that
+    used one result twice (`result`: that value; `names`: the item still to get; `call`: the call for it), or a
+    placeholder call (`names`: values copied from the tool's docs; `message`: the task's words to use instead;
+    `result`: the error it got; `call`: the call written with the first word), or a call whose required values the
+    conversation never gave (`names`: them, as `name=value`; `call`: that call; `what`: "again" when it was the
+    second such call, and the next turn may only answer), or an answer taken from the wrong line of a result
+    (`result`: the answer; `message`: the line the task names), or a conversion still due (`names`: the task's word
+    for the unit to reach; `call`: the conversion written out), or an answer that a later computation already used
+    up (`message`: the answer; `call`: that computation; `result`: its result), or an answer from a line that a
+    later call started again (`message`: the answer; `what`: the call that gave it; `names`: the later call;
+    `result`: its result; `call`: the first call again on that result, where it can be written), or a value the task
+    still takes to a power (`result`: that value; `what`: the expression; `names`: "square" or "cube"; `call`: the
+    next call written out, when a tool took an expression before)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -195,11 +195,15 @@ def _power_text(part: NoticePart) -> str:
 
 
 def _redone_text(part: NoticePart) -> str:
-    later = part.call.signature() if part.call is not None else "a later call"
+    later = part.names[0] if part.names else "a later call"
+    step = (
+        f"Call {part.call.name} for the step still to do on {clip(part.result)}, for example: {_example(part.call)}"
+        if part.call is not None
+        else f"Continue from {clip(part.result)}: call a tool for the step still to do, or reply with the final_answer."
+    )
     return (
         f"Not done yet: {clip(part.message, 120)} came from {clip(part.what, 200)}, but {clip(later, 200)} started"
-        f" again from the task's number and returned {clip(part.result)}.\nTask: {part.task}\nContinue from"
-        f" {clip(part.result)}: call a tool for the step still to do, or reply with the final_answer."
+        f" again from the task's number and returned {clip(part.result)}.\nTask: {part.task}\n{step}"
     )
 
 

@@ -307,9 +307,22 @@ def used_up_notice(task: str, answer: str, call: ToolCall, result: str) -> Messa
     return render(NoticePart("used_up", task, message=answer, call=call, result=result))
 
 
-def redone_notice(task: str, answer: str, before: ToolCall, later: ToolCall, result: str) -> Message:
-    """The answer is `before`'s result, while `later` took the same number of the task again and gave `result`."""
-    return render(NoticePart("redone", task, message=answer, what=before.signature(), call=later, result=result))
+def redone_notice(
+    task: str, answer: str, before: ToolCall, later: ToolCall, result: str, *, fixed: ToolCall | None
+) -> Message:
+    """The answer is `before`'s result, while `later` took the same number of the task again and gave `result`;
+    `fixed`, where it can be written, is `before` again on that result."""
+    return render(
+        NoticePart(
+            "redone",
+            task,
+            message=answer,
+            what=before.signature(),
+            names=(later.signature(),),
+            call=fixed,
+            result=result,
+        )
+    )
 
 
 def portion_notice(task: str, expression: str, whole: str, word: str, result: str, *, call: ToolCall) -> Message:

@@ -70,3 +70,26 @@ async def test_a_result_of_a_line_the_conversion_started_again_is_held_and_redon
     assert notice.startswith('Not run: 36000 came from calculator({"expression": "12 * 3 * 1000"}), which a later')
     assert notice.endswith('{"tool": "calculator", "arguments": {"expression": "26.455471 * 3"}}')  # 1000 left out
     assert result.output == "79.366413"
+
+
+async def test_an_answer_from_a_line_the_conversion_started_again_goes_back_with_that_line_on_the_result() -> None:
+    from bench import toolbox
+
+    model = ScriptedModel(
+        [
+            call("calculator", expression="12 * 3 * 1000"),  # kilograms worked as grams, before any conversion
+            "36000",  # sent back: the task asks for pounds
+            call("unit_convert", value=12, from_unit="kg", to_unit="lb"),
+            "36000",  # the superseded line again: the notice writes it on 26.455471, the own 1000 left out
+            call("calculator", expression="79.4"),  # worked out in the head: the call written out runs
+            "79.366413",
+        ]
+    )
+    tools = toolbox.agent_tools(["unit_convert", "calculator"])
+    result = await Agent(model, tools=tools).run("A crate weighs 12 kilograms. What do 3 crates weigh in pounds?")
+    notice = model.requests[4].messages[-1].content
+    assert notice.startswith('Not done yet: 36000 came from calculator({"expression": "12 * 3 * 1000"}), but')
+    assert notice.endswith('{"tool": "calculator", "arguments": {"expression": "26.455471 * 3"}}')
+    assert [t.name for t in model.requests[4].tools] == ["calculator"]
+    assert result.steps[-2].call == call("calculator", expression="26.455471 * 3")
+    assert result.output == "79.366413"
