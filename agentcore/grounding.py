@@ -20,7 +20,7 @@ from agentcore.unfinished import leaves, numbers_in, spelled_numbers
 
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _POSSESSIVE = re.compile(r"'s?$")
-_NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")  # a value made of words only: no expression, date or number
+_NAME = re.compile(r"[A-Za-z][A-Za-z' ->]*")  # words only ("country -> capital"): no expression, date or number
 # Function words are never candidates for a value: a short general list, not the benchmark's vocabulary.
 _FUNCTION_TEXT = (
     "a about after all also an and any are as at be been before being but by can could did do does each "

@@ -31,6 +31,7 @@ SCHEMA = {"properties": {"table": {"enum": ["capitals", "prices"]}, "key": {"typ
         ({"table": "prices", "key": "price"}, "Look up the tablet's price.", [], []),  # the task writes it too
         ({"table": "capitals", "key": "capital"}, "Reverse it.", ["capital"], []),  # an earlier result has it
         ({"table": "prices", "key": "printer"}, "What does a printer cost?", [], []),  # not in the docs
+        ({"table": "capitals", "key": "country -> capital"}, "What would 3 pens cost?", [], ["country -> capital"]),
     ],
 )
 def test_placeholders(arguments: dict[str, str], task: str, results: list[str], copied: list[str]) -> None:
