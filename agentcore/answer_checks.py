@@ -174,11 +174,12 @@ def redone_check(run: Run, answer: str) -> bool:
     if found is None:
         return False
     run.redone_checked = True
-    (before, _), (later, result) = done[found[0]], done[found[1]]
+    (before, old), (later, result) = done[found[0]], done[found[1]]
     run.notice("final answer comes from a line a later call started again; sent back", call=later.signature())
     fixed = _on_result(run, before, later, result.strip())
     if fixed is not None:  # shown the line again on the result, the model took it up (h18 insisted on 36000)
         run.forced, run.written_fix = frozenset({fixed.name}), fixed
+        run.redone_fix, run.redone_value = fixed, old.strip()
     notice = prompting.redone_notice(run.ctx.task, answer.strip(), before, later, result.strip(), fixed=fixed)
     run.messages.append(notice)
     return True
@@ -272,12 +273,18 @@ def echoed_again(run: Run, answer: str) -> str | None:
     """The answer to accept instead, when the model insists after the notice: a call's input again gives way to
     that call's result ("photosynthesis" twice after `reverse_string` returned "sisehtnysotohp"), and the task's
     numbers again to the last result, written where the one number was ("5.0" twice for five pipes of 2.7432 m,
-    after 13.716). As for an unsourced number (`unsourced_numbers`), the tool's result wins. None otherwise."""
+    after 13.716), and the result of a line a conversion started again to the result of that line's redo
+    ("36000" after `26.455471 * 3` ran). As for an unsourced number (`unsourced_numbers`), the tool's result wins.
+    None otherwise."""
     done = good_steps(run)
     copied = _copied_step(run, answer) if run.copied_checked else None
     if copied is not None:
         run.notice("final answer was a call's input again; replaced by its result", result=copied.result)
         return (copied.result or "").strip()
+    redo = _redo_step(run, done, answer)
+    if redo is not None:
+        run.notice("final answer was the line started again, again; replaced by its redo", result=redo)
+        return with_tool_value(answer, numbers_written(answer), redo)
     if not run.restated_sent or not done:
         return None
     if not restates_task(run.ctx.task, answer, [step.result or "" for step in done]):
@@ -288,6 +295,15 @@ def echoed_again(run: Run, answer: str) -> str | None:
         return None
     run.notice("final answer restated the task's numbers again; replaced by the last result", result=latest)
     return replaced
+
+
+def _redo_step(run: Run, done: list[Step], answer: str) -> str | None:
+    """The result of the call the redone notice wrote out, when it ran and the answer is the old line's again."""
+    fix, old = run.redone_fix, run.redone_value
+    if fix is None or not old or not repeats_result(run.ctx.task, answer, old):
+        return None
+    ran = [step for step in done if step.call == fix]
+    return (ran[-1].result or "").strip() if ran else None
 
 
 def _bare(text: str) -> str:

@@ -353,17 +353,24 @@ def stale_again(run: Run, call: ToolCall) -> ToolCall:
 
 def written_again(run: Run, call: ToolCall) -> ToolCall:
     """The call to run: after a notice that wrote the next call out (a portion's `215 + 107.5`, a square's
-    `19.95 * 19.95`), a call of that tool that gives only a number of its own runs as the written one (shown
-    `19.95 * 19.95`, the model wrote "39.9025", a square worked out wrongly in its head)."""
+    `19.95 * 19.95`), a call of that tool that gives only a number of its own, or takes no number anyone gave,
+    runs as the written one (shown `19.95 * 19.95`, the model wrote "39.9025", a square worked out wrongly in its
+    head; shown `7.25 * 7.25`, it wrote `49.0 * 49.0`)."""
     fix = run.written_fix
     if fix is None or call.name != fix.name:
         return call
     run.written_fix = None  # the model's next call of the tool is judged once
-    if not _worked_out(run, call):
+    texts = [v for v in leaves(call.arguments) if isinstance(v, str)]
+    taken = {v for text in texts for v in values_in(text)}
+    if not _worked_out(run, call) and not (taken and not taken & (_given(run) | _returned(run))):
         return call
     run.notice("tool call gave a number worked out in the head; the call written out runs", call=call.signature(),
                fixed=fix.signature())  # fmt: skip
     return fix
+
+
+def _returned(run: Run) -> set[float]:
+    return {v for step in good_steps(run) for v in values_in(step.result or "")}
 
 
 def _worked_out(run: Run, call: ToolCall) -> bool:

@@ -372,3 +372,19 @@ async def test_a_line_the_conversion_started_again_is_redone_on_the_converted_we
     15 is held back and the line redone on 1.360777 kilograms (agentcore.loop_checks.made_up_result_call)."""
     result = await convert(qwen, "Multiply the weight of 3 pounds in kilograms by 5.")
     assert "6.803885" in str(result.output)
+
+
+async def test_a_price_the_task_squares_goes_back_for_its_square(qwen: LlamaCppModel) -> None:
+    """This model answered the mouse's price, 19.95, for "the square of the price" (compose13's b14), then wrote
+    "39.9025" as the expression: the price goes back with `19.95 * 19.95` written out, and that call runs
+    (agentcore.powers)."""
+    result = await shop(qwen, "What is the square of the price of a mouse?")
+    assert any(e["kind"] == "notice" and "to a power" in str(e["message"]) for e in result.trace)
+    assert "398.0025" in str(result.output)
+
+
+async def test_a_count_still_to_use_after_the_tools_number_replaced_the_models(qwen: LlamaCppModel) -> None:
+    """This model answered 100 twice for "How many pounds do 5 parcels weigh?" (compose13's b17); the converted
+    4.409245 that replaced it was accepted, with the 5 parcels unused. It is read as an answer now."""
+    result = await convert(qwen, "A parcel weighs 2 kilograms. How many pounds do 5 parcels weigh?")
+    assert "22.046225" in str(result.output)

@@ -82,7 +82,7 @@ async def test_an_answer_from_a_line_the_conversion_started_again_goes_back_with
             call("unit_convert", value=12, from_unit="kg", to_unit="lb"),
             "36000",  # the superseded line again: the notice writes it on 26.455471, the own 1000 left out
             call("calculator", expression="79.4"),  # worked out in the head: the call written out runs
-            "79.366413",
+            "36000",  # the old line's result again: the redo's result wins
         ]
     )
     tools = toolbox.agent_tools(["unit_convert", "calculator"])
@@ -93,3 +93,4 @@ async def test_an_answer_from_a_line_the_conversion_started_again_goes_back_with
     assert [t.name for t in model.requests[4].tools] == ["calculator"]
     assert result.steps[-2].call == call("calculator", expression="26.455471 * 3")
     assert result.output == "79.366413"
+    assert any(e["kind"] == "notice" and "replaced by its redo" in str(e["message"]) for e in result.trace)

@@ -83,13 +83,14 @@ async def test_a_value_multiplied_by_itself_is_the_real_one_not_a_made_up_square
             call("lookup", key="desk"),
             call("calculator", expression="2 * 2"),  # made up again after the lookup: the desk's 240 is the value
             "4",
-            call("calculator", expression="240 * 240"),
+            call("calculator", expression="49.0 * 49.0"),  # no number anyone gave: the call written out runs
             "57600",
         ]
     )
     result = await Agent(model, tools=[lookup, calculator]).run("What is the price of a desk multiplied by itself?")
     notice = model.requests[4].messages[-1].content
     assert notice.endswith('{"tool": "calculator", "arguments": {"expression": "240 * 240"}}')
+    assert result.steps[-2].call == call("calculator", expression="240 * 240")
     assert result.output == "57600"
 
 
