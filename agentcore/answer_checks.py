@@ -4,28 +4,26 @@ numbers, one in the wrong unit or before the conversion the task asks for, one c
 worked out in the model's head. Each reads the task's numbers and its own words, never a list of phrasings,
 and each fires a bounded number of times per run (the flags on `Run`), so a model that insists still ends.
 
-The loop (`agentcore.loop`) calls them; each one that fires appends its notice to the run's messages and may
-name the tools the next turn must call (`Run.forced`).
+The checks whose notice writes the next call out (a part, a power, a line started again) live in
+`agentcore.written_checks`. The loop (`agentcore.loop`) calls them; each one that fires appends its notice to the
+run's messages and may name the tools the next turn must call (`Run.forced`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from agentcore import prompting
 from agentcore.asked_units import asked_unit
-from agentcore.grounding import counted_items, listed_together, mentions, with_value
+from agentcore.grounding import counted_items, listed_together, mentions
 from agentcore.messages import CallPart, ToolCall
-from agentcore.portions import SUBTRACTING, adds, portion_left
-from agentcore.powers import grounded, named_power, power_used, powered
+from agentcore.portions import adds
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
 from agentcore.tool_fit import fitting_tools, tool_docs
 from agentcore.unfinished import (
-    BARE_NUMBER,
     argument_values,
     derived,
     echoes_task,
@@ -39,28 +37,19 @@ from agentcore.unfinished import (
     numbers_written,
     open_results,
     premature,
-    redone,
     repeats_result,
     restates_task,
-    spelled_numbers,
     unsourced,
     unused_numbers,
     unused_parts,
     used_up,
-    values_in,
-    with_result,
     with_tool_value,
-    without_made_up_factors,
 )
 from agentcore.unit_names import converter, unconverted
+from agentcore.written_checks import portion_check, power_check, redone_check
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
-
-
-# An expression of two numbers ("2 * 3", "19.95+4", "7 - 4"; not a date's "2024-01"): a tool that takes
-# arithmetic as a text.
-_ARITHMETIC = re.compile(r"\d\s*[+*/]\s*\d|\d\s+-\s*\d")
 
 
 def missing_tool_check(run: Run, answer: str) -> bool:
@@ -162,111 +151,6 @@ def used_up_check(run: Run, answer: str) -> bool:
     run.notice("final answer is a value a call already used; sent back", call=call.signature())
     run.messages.append(prompting.used_up_notice(run.ctx.task, answer.strip(), call, result.strip()))
     return True
-
-
-def redone_check(run: Run, answer: str) -> bool:
-    """Once: the answer is the result of a line that a later call of another tool started again, from the same
-    number of the task ("36000" from `12 * 3 * 1000` after unit_convert took the 12 kilograms to pounds)."""
-    if run.redone_checked or run.final_only or not run.deps.settings.check_sources:
-        return False
-    done = [(step.call, step.result or "") for step in good_steps(run) if step.call is not None]
-    found = redone(run.ctx.task, answer, [(call.name, call.arguments, result) for call, result in done])
-    if found is None:
-        return False
-    run.redone_checked = True
-    (before, old), (later, result) = done[found[0]], done[found[1]]
-    run.notice("final answer comes from a line a later call started again; sent back", call=later.signature())
-    fixed = _on_result(run, before, later, result.strip())
-    if fixed is not None:  # shown the line again on the result, the model took it up (h18 insisted on 36000)
-        run.forced, run.written_fix = frozenset({fixed.name}), fixed
-        run.redone_fix, run.redone_value = fixed, old.strip()
-    notice = prompting.redone_notice(run.ctx.task, answer.strip(), before, later, result.strip(), fixed=fixed)
-    run.messages.append(notice)
-    return True
-
-
-def _on_result(run: Run, before: ToolCall, later: ToolCall, result: str) -> ToolCall | None:
-    """`before` again with the one number of the task it shares with `later` written as `later`'s result, less
-    its own factors (the unit step the converter did: `12 * 3 * 1000` -> `26.455471 * 3`); None where they share
-    no single number or the result is not one number."""
-    shared = argument_values(before.arguments) & argument_values(later.arguments)
-    if len(shared) != 1 or not BARE_NUMBER.fullmatch(result):
-        return None
-    arguments = with_result(before.arguments, [str(next(iter(shared)))], result)
-    known = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0} | values_in(result)
-    arguments = {k: without_made_up_factors(v, known) if isinstance(v, str) else v for k, v in arguments.items()}
-    return ToolCall(before.name, arguments)
-
-
-def portion_check(run: Run, answer: str) -> bool:
-    """Once: the answer is the result of a call that scaled a value by a factor of the task (`215 / 2` for "half
-    of that price") while the task names an addition or subtraction no call did ("add ... to it"): the part is
-    ready, the whole is still to combine with it (agentcore.portions)."""
-    done = [step for step in good_steps(run) if step.call is not None]
-    if run.portion_checked or run.final_only or not run.deps.settings.check_unfinished or not done:
-        return False
-    last = done[-1]
-    result = (last.result or "").strip()
-    if last.call is None or not repeats_result(run.ctx.task, answer, result):
-        return False
-    earlier = [
-        s.call.arguments for s in done[:-1] if s.call is not None and s.call.signature() not in run.made_up_calls
-    ]
-    found = portion_left(run.ctx.task, last.call.arguments, earlier)
-    if found is None:
-        return False
-    run.portion_checked = True
-    run.forced = frozenset({last.call.name})  # the tool that took the part combines it: not another lookup
-    expression, whole, word = found
-    run.notice("final answer is a part of a value the task still adds to or takes from", call=last.call.signature())
-    sign = "-" if word in SUBTRACTING else "+"
-    written = [v for v in leaves(last.call.arguments) if isinstance(v, str) and v.strip() == expression]
-    fixed = ToolCall(last.call.name, with_value(last.call.arguments, written, f"{whole} {sign} {result}"))
-    run.messages.append(prompting.portion_notice(run.ctx.task, expression, whole, word, result, call=fixed))
-    run.written_fix = fixed
-    return True
-
-
-def power_check(run: Run, answer: str) -> bool:
-    """Once: the answer restates the last result while the task takes a value to a power ("the square of the
-    price") that no call of the model's took, made-up calls aside: the next step is that result to the power
-    (agentcore.powers)."""
-    done = [step for step in good_steps(run) if step.call is not None]
-    if run.power_checked or run.final_only or not run.deps.settings.check_unfinished or not done:
-        return False
-    task, exponent = run.ctx.task, named_power(run.ctx.task)
-    if exponent is None or not repeats_result(task, answer, done[-1].result or ""):
-        return False
-    # "2 * 2" for "multiplied by itself", on a number no one gave: the value to square is still the fetched one
-    real = grounded(
-        [(step.call.arguments, (step.result or "").strip()) for step in done if step.call is not None], task
-    )
-    if not real or not BARE_NUMBER.fullmatch(real[-1][1]):
-        return False
-    known = values_in(task) | {v for _, result in real for v in values_in(result)}
-    calls = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call is not None]
-    if power_used([call.arguments for call in calls if call.signature() not in run.failed_calls], known):
-        return False
-    run.power_checked = True
-    result = real[-1][1]
-    expression = powered(result, exponent)
-    fixed = _expression_call([step.call for step in run.steps if step.call is not None], expression)
-    run.forced = frozenset({fixed.name}) if fixed is not None else frozenset(spec.name for spec in run.specs)
-    run.written_fix = fixed
-    run.notice("final answer is a value the task still takes to a power", result=result, expression=expression)
-    word = "square" if exponent == 2 else "cube"
-    run.messages.append(prompting.power_notice(run.ctx.task, result, expression, word, fixed))
-    return True
-
-
-def _expression_call(calls: list[ToolCall], expression: str) -> ToolCall | None:
-    """The latest call that took arithmetic as a text ("2 * 3", even on made-up inputs), with `expression` in
-    that argument: the tool to compute with and the form its argument takes."""
-    for call in reversed(calls):
-        for key, value in call.arguments.items():
-            if isinstance(value, str) and _ARITHMETIC.search(value):
-                return ToolCall(call.name, {**call.arguments, key: expression})
-    return None
 
 
 def echoed_again(run: Run, answer: str) -> str | None:
