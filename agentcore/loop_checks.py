@@ -228,8 +228,7 @@ def stale_call(run: Run, call: ToolCall) -> bool:
 def _own_factors_out(run: Run, arguments: dict[str, Any]) -> dict[str, Any]:
     """A stale call's arguments less the factors that neither the task nor a result gives: the model's own
     conversion, which the result it skipped has done (unfinished.without_made_up_factors)."""
-    known = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0}
-    known |= {v for step in good_steps(run) for v in values_in(step.result or "")}
+    known = _given(run) | _returned(run)
     return {k: without_made_up_factors(v, known) if isinstance(v, str) else v for k, v in arguments.items()}
 
 
@@ -370,6 +369,7 @@ def written_again(run: Run, call: ToolCall) -> ToolCall:
 
 
 def _returned(run: Run) -> set[float]:
+    """The numbers the run's good results hold."""
     return {v for step in good_steps(run) for v in values_in(step.result or "")}
 
 
