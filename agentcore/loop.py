@@ -150,15 +150,18 @@ class FinalTurn:
 def with_result_instead(run: Run, answer: str, invented: list[str], latest: str) -> NextStep:
     """Sent back once already and the model insists on its own number: the tool's result wins. That result may
     be a step of a task still unfinished ("5 parcels" after one's weight): the answer checks read it as the
-    model's answer, each within its own limit."""
+    model's answer, once per run (a model that insists again on a number of its own gets the result accepted,
+    where checks that may fire twice each would spend the run's turns)."""
     content = with_tool_value(answer, invented, latest)
     if content == answer:
         return accept(run, content)
     run.notice(
         "final answer kept a number no tool returned; replaced by the tool's result", numbers=invented, result=latest
     )
-    if any(check(run, content) for check in ANSWER_CHECKS):
-        return ModelTurn()
+    if not run.replaced_checked:
+        run.replaced_checked = True
+        if any(check(run, content) for check in ANSWER_CHECKS):
+            return ModelTurn()
     return accept(run, content)
 
 

@@ -86,6 +86,7 @@ class Run:
     copied_checked: bool = False  # an answer that was a call's own input went back once for its result
     restated_sent: bool = False  # an answer of the task's own numbers went back; a second one is replaced
     redone_checked: bool = False  # an answer from a line a later call started again went back
+    replaced_checked: bool = False  # the tool's result put in place of an insisted number went through the checks
     redone_fix: ToolCall | None = None  # the line that notice wrote on the later result
     redone_value: str = ""  # the old line's result: given again after the fix ran, the fix's result wins
     used_up_checked: bool = False  # an answer that a later call had already used went back

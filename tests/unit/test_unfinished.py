@@ -142,6 +142,24 @@ async def test_the_tools_number_put_in_place_is_checked_as_an_answer_too() -> No
     assert result.output == "135"
 
 
+async def test_the_number_put_in_place_goes_through_the_checks_once_per_run() -> None:
+    # The made-up check may fire twice; on the model's second insistence the tool's number is accepted instead,
+    # where another notice would spend the run's turns (a real run reached max_steps this way).
+    model = ScriptedModel(
+        [
+            call("lookup", key="laptop"),
+            "1500",  # no tool returned it: sent back, a call required
+            call("calculator", expression="899 + 300 + 200"),  # made-up numbers
+            "1234",  # insisted: 1399 put in place, and the made-up check sends it back
+            call("lookup", key="laptop"),  # a repeat: a step, not run again
+            "1234",  # insisted again: 1399 is accepted, though the made-up check could fire once more
+        ]
+    )
+    result = await Agent(model, tools=[lookup, calculator]).run("How much do two laptops cost?")
+    assert any(e["kind"] == "notice" and "made-up inputs" in str(e["message"]) for e in result.trace)
+    assert result.output == "1399.0" and len(model.requests) == 6
+
+
 async def test_a_second_unsourced_answer_with_two_invented_numbers_is_kept() -> None:
     model = ScriptedModel([call("lookup", key="laptop"), "2700", call("lookup", key="chair"), "2699 or 2698"])
     result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price; what do 3 cost?")
@@ -474,7 +492,7 @@ async def test_one_price_taken_for_two_is_held_back_and_the_other_item_fetched_f
             "944",
         ]
     )
-    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost together?")
+    result = await Agent(model, tools=[lookup, calculator]).run("How much do two laptops cost?")
     notice = model.requests[2].messages[-1].content
     assert notice.startswith("Not run: that call uses 899 twice, but 899 is the value of one item only.")
     assert notice.endswith('for example: {"tool": "lookup", "arguments": {"key": "chair"}}')
@@ -503,7 +521,7 @@ async def test_a_guessed_sum_while_a_listed_item_is_unfetched_names_the_item() -
             "944",
         ]
     )
-    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost together?")
+    result = await Agent(model, tools=[lookup, calculator]).run("How much do two laptops cost?")
     notice = model.requests[2].messages[-1].content
     assert notice.startswith("Not done yet: 45 is only the result of the last step; the task still names laptop,")
     assert model.requests[4].messages[-1].content.startswith("Not done yet: the results 45, 899 are not combined")
