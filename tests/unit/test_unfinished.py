@@ -492,7 +492,7 @@ async def test_one_price_taken_for_two_is_held_back_and_the_other_item_fetched_f
             "944",
         ]
     )
-    result = await Agent(model, tools=[lookup, calculator]).run("How much do two laptops cost?")
+    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost together?")
     notice = model.requests[2].messages[-1].content
     assert notice.startswith("Not run: that call uses 899 twice, but 899 is the value of one item only.")
     assert notice.endswith('for example: {"tool": "lookup", "arguments": {"key": "chair"}}')
@@ -521,7 +521,7 @@ async def test_a_guessed_sum_while_a_listed_item_is_unfetched_names_the_item() -
             "944",
         ]
     )
-    result = await Agent(model, tools=[lookup, calculator]).run("How much do two laptops cost?")
+    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost together?")
     notice = model.requests[2].messages[-1].content
     assert notice.startswith("Not done yet: 45 is only the result of the last step; the task still names laptop,")
     assert model.requests[4].messages[-1].content.startswith("Not done yet: the results 45, 899 are not combined")
