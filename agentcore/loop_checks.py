@@ -34,9 +34,9 @@ from agentcore.unfinished import (
     argument_values,
     beside_result,
     doubled,
+    given_numbers,
     leaves,
     open_results,
-    spelled_numbers,
     stale_inputs,
     superseded,
     values_in,
@@ -292,8 +292,7 @@ def _redone(run: Run, done: list[Step], made: Step, tool: str) -> tuple[list[str
 
 
 def _given(run: Run) -> set[float]:
-    """The numbers the task gives, in digits or words, and the two any call may use unasked."""
-    return values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0}
+    return given_numbers(run.ctx.task)
 
 
 def beside_call(run: Run, call: ToolCall) -> bool:
@@ -359,13 +358,17 @@ def written_again(run: Run, call: ToolCall) -> ToolCall:
     if fix is None or call.name != fix.name:
         return call
     run.written_fix = None  # the model's next call of the tool is judged once
-    texts = [v for v in leaves(call.arguments) if isinstance(v, str)]
-    taken = {v for text in texts for v in values_in(text)}
-    if not _worked_out(run, call) and not (taken and not taken & (_given(run) | _returned(run))):
+    if not (_worked_out(run, call) or _from_nowhere(run, call)):
         return call
     run.notice("tool call gave a number worked out in the head; the call written out runs", call=call.signature(),
                fixed=fix.signature())  # fmt: skip
     return fix
+
+
+def _from_nowhere(run: Run, call: ToolCall) -> bool:
+    """The call's text arguments hold numbers, and none that the task gave or a result holds."""
+    taken = {v for value in leaves(call.arguments) if isinstance(value, str) for v in values_in(value)}
+    return bool(taken) and not taken & (_given(run) | _returned(run))
 
 
 def _returned(run: Run) -> set[float]:

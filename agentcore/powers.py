@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from agentcore.unfinished import argument_values, leaves, spelled_numbers, values_in
+from agentcore.unfinished import argument_values, given_numbers, leaves, values_in
 
 # "square of the price", "square it", "square the result": the power, then what it applies to (not a number:
 # "the square of 3" is a number the model writes itself, and not a unit noun: "square meters").
@@ -56,7 +56,7 @@ def powered(value: str, exponent: int) -> str:
 def grounded(steps: Sequence[tuple[Any, str]], task: str) -> list[tuple[Any, str]]:
     """The (arguments, result) steps whose numbers all come from the task or an earlier grounded result: not
     `2 * 2` made up twice (`unfinished.made_up_steps` counts a call's own inputs as known for the next)."""
-    known = values_in(task) | spelled_numbers(task) | {0.0, 1.0}
+    known = given_numbers(task)
     kept = []
     for arguments, result in steps:
         if argument_values(arguments) <= known:

@@ -259,7 +259,7 @@ def made_up_steps(task: str, steps: Sequence[tuple[Any, str]], least: int = 2) -
     """The (arguments, result) steps whose inputs came from nowhere: `least` or more distinct numbers in none of the
     task (digits, words, or a percentage as its fraction), an earlier call or an earlier result. Beside a number
     of the task too: "the price of a backpack divided among 3 friends" called as "3 * 1.5 * 2.5"."""
-    known = values_in(task) | spelled_numbers(task) | {0.0, 1.0}
+    known = given_numbers(task)
     known |= {share for match in _PERCENT.finditer(task) for share in _as_fraction(float(match.group(1)))}
     found = []
     for index, (arguments, result) in enumerate(steps):
@@ -281,6 +281,11 @@ _SPELLED = {
 
 def spelled_numbers(task: str) -> set[float]:
     return {round(float(_SPELLED[w]), 12) for w in re.findall(r"[a-z]+", task.lower()) if w in _SPELLED}
+
+
+def given_numbers(task: str) -> set[float]:
+    """The numbers the task gives, in digits or words, and the two any call may use unasked."""
+    return values_in(task) | spelled_numbers(task) | {0.0, 1.0}
 
 
 def guessed(task: str, answer: str) -> list[str]:

@@ -21,10 +21,10 @@ from agentcore.run_reads import good_steps
 from agentcore.unfinished import (
     BARE_NUMBER,
     argument_values,
+    given_numbers,
     leaves,
     redone,
     repeats_result,
-    spelled_numbers,
     values_in,
     with_result,
     without_made_up_factors,
@@ -67,7 +67,7 @@ def _on_result(run: Run, before: ToolCall, later: ToolCall, result: str) -> Tool
     if len(shared) != 1 or not BARE_NUMBER.fullmatch(result):
         return None
     arguments = with_result(before.arguments, [str(next(iter(shared)))], result)
-    known = values_in(run.ctx.task) | spelled_numbers(run.ctx.task) | {0.0, 1.0} | values_in(result)
+    known = given_numbers(run.ctx.task) | values_in(result)
     arguments = {k: without_made_up_factors(v, known) if isinstance(v, str) else v for k, v in arguments.items()}
     return ToolCall(before.name, arguments)
 
