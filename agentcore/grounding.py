@@ -197,8 +197,8 @@ def unsupplied(arguments: dict[str, Any], parameters: dict[str, Any], descriptio
     asked for company data. Written `name=value`. Numbers inside strings ("12 * 3"), optional arguments and
     booleans are never judged."""
     docs = f"{description} {json.dumps(parameters)}"
-    spoken = _given_numbers(given)
-    known = spoken | _given_numbers(docs)
+    spoken = stated_numbers(given)
+    known = spoken | stated_numbers(docs)
     text = f"{given} {docs}".lower()
     derived: set[float] | None = None
     found = []
@@ -264,7 +264,7 @@ def _unit_counts(text: str) -> set[float]:
     return {float(n) for word, counts in _UNIT_COUNTS.items() if word in words for n in counts}
 
 
-def _given_numbers(text: str) -> set[float]:
+def stated_numbers(text: str) -> set[float]:
     """The numbers `text` writes in digits or words ("$1.2M", "a week" too), and each percentage as a calculator
     takes it (20% -> 0.2, 1.2, 0.8)."""
     written = numbers_in(text) + [float(n) * _SCALES[unit] for n, unit in _SCALED.findall(text)]

@@ -18,6 +18,7 @@ from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.loop_checks import (
     CALL_CHECKS,
+    asked_only,
     in_documented_form,
     placeholder_call,
     stale_again,
@@ -77,12 +78,24 @@ class ToolTurn:
             return repeated(run, call, signature)
         if any(check(run, call) for check in CALL_CHECKS):
             return ModelTurn()
-        decision = await run.deps.chain.before_tool(run.ctx, call)
-        if isinstance(decision, Veto):
-            return vetoed(run, call, decision)
-        if decision is not call and decision.name not in {spec.name for spec in run.specs}:
-            return vetoed(run, call, Veto(f"tool {decision.name!r} is not available in this run"))
-        return await run_tool(run, decision, step, signature if decision is call else decision.signature())
+        return await _policed(run, step, call, signature)
+
+
+async def _policed(run: Run, step: Step, call: ToolCall, signature: str) -> NextStep:
+    """The checked call, less the optional arguments no one asked for (recorded as the call that ran), through
+    the policies to the tool."""
+    fixed = asked_only(run, call)
+    if fixed is not call:
+        step.call, call, signature = fixed, fixed, fixed.signature()
+        run.messages[-1] = prompting.assistant_turn(fixed, None)
+        if signature in run.seen_calls:  # written with an unasked value, the call had run without it
+            return repeated(run, call, signature)
+    decision = await run.deps.chain.before_tool(run.ctx, call)
+    if isinstance(decision, Veto):
+        return vetoed(run, call, decision)
+    if decision is not call and decision.name not in {spec.name for spec in run.specs}:
+        return vetoed(run, call, Veto(f"tool {decision.name!r} is not available in this run"))
+    return await run_tool(run, decision, step, signature if decision is call else decision.signature())
 
 
 async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> NextStep:

@@ -45,6 +45,7 @@ from agentcore.unfinished import (
     without_term,
 )
 from agentcore.unit_names import as_named, converter
+from agentcore.unstated import unstated
 
 if TYPE_CHECKING:
     from agentcore.result import Step
@@ -387,6 +388,19 @@ def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> di
     """`arguments` less the optional ones whose numbers no one gave (`grounding.invented_optional`)."""
     invented = invented_optional(arguments, spec.parameters, spec.description, _spoken(run))
     return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
+
+
+def asked_only(run: Run, call: ToolCall) -> ToolCall:
+    """The call to run, less the optional arguments no one asked for (agentcore.unstated): the tool's defaults
+    apply. Applied once the call checks have passed, since made-up optional values are their evidence that a
+    call does not fit the task (`misfit`)."""
+    spec = next((spec for spec in run.specs if spec.name == call.name), None)
+    left_out = unstated(call.arguments, spec.parameters, _spoken(run)) if spec is not None else []
+    if not left_out:
+        return call
+    fixed = ToolCall(name=call.name, arguments={k: v for k, v in call.arguments.items() if k not in left_out})
+    run.notice("optional arguments no one asked for left out", call=call.signature(), fixed=fixed.signature())
+    return fixed
 
 
 def _one_step(run: Run, arguments: dict[str, Any], results: list[str]) -> dict[str, Any]:
