@@ -17,7 +17,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 # Digits with an optional decimal part; thousands separators joined first ("12,500" is one number).
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d])")
+# Not inside a Latin word or number ("mp3", "v2.1"); after CJK text it is a number ("最多10个": 10).
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.\u00c0-\u024f])\d+(?:\.\d+)?(?![\d])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a value that is one number and nothing else ("80", "-3.5")
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")

@@ -15,6 +15,7 @@ from agentcore.unfinished import (
     guessed,
     leaves_out,
     made_up,
+    numbers_in,
     open_results,
     premature,
     stale_inputs,
@@ -603,3 +604,11 @@ async def test_an_items_price_left_out_of_the_product_goes_back_with_both_result
 )
 def test_unused_parts(task: str, calls: list[dict[str, Any]], tools: str, pending: list[str]) -> None:
     assert unused_parts(task, calls, tools) == pending
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [("最多10个", [10.0]), ("an mp3 at v2.1", []), ("12,500 and 3.5", [12500.0, 3.5]), ("café5", [])],
+)
+def test_numbers_in_reads_numbers_after_cjk_text_but_not_inside_latin_words(text: str, numbers: list[float]) -> None:
+    assert numbers_in(text) == numbers
