@@ -24,6 +24,7 @@ from agentcore.operand_order import in_task_order
 from agentcore.portions import of_results
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
+from agentcore.roles import in_named_places
 from agentcore.run_reads import good_steps, item_tools, unused_words
 from agentcore.runaway import cut_short
 from agentcore.stand_ins import with_results
@@ -439,8 +440,8 @@ def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict
 
 
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
-    """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number into
-    a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city
+    """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
+    into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city
     alone that the argument's docs give as an example with its state goes as the example ("New York" -> "New York,
     NY"; agentcore.formats), and an enum value that only starts the task's word goes as the value that word names
     (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names added as its
@@ -450,12 +451,13 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     written first goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and a near copy of a text the
     task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date goes in the
     layout its docs name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument whose numbers no
-    one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and a converter goes between the
-    units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name
-    written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and an expression that
-    also does a later step of the plan against precedence goes as its own step (step_order), and a count of days
-    converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units), and an argument
-    that runs on in a decoding loop goes with its repeated operation once (agentcore.runaway)."""
+    one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the
+    arguments the task names them for (`db_name` and `table` swapped back; agentcore.roles), and a converter goes
+    between the units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its text
+    or a name written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and an
+    expression that also does a later step of the plan against precedence goes as its own step (step_order), and a
+    count of days converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units), and
+    an argument that runs on in a decoding loop goes with its repeated operation once (agentcore.runaway)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -470,7 +472,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = in_task_order(arguments, run.ctx.task, results)
     arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
-    arguments = _without_invented(run, spec, in_documented_layout(arguments, spec.parameters))
+    arguments = in_named_places(in_documented_layout(arguments, spec.parameters), spec.parameters, run.ctx.task)
+    arguments = _without_invented(run, spec, arguments)
     if arguments is call.arguments:
         return call
     fixed = ToolCall(name=call.name, arguments=arguments)

@@ -1,0 +1,143 @@
+"""A value the task names next to an argument's own word belongs in that argument.
+
+A 0.5B model mixes up arguments of one type: "a movie that stars Jennifer Connelly ... with Jim Henson as the
+director" called with `directed_by="Jennifer Connelly", cast="Jim Henson"`; "my employees database on
+personal_data table" with `db_name="personal_data", table="employees"`; "an album called Prequelle" with
+`artist="Prequelle", album="Prequelle"`; "Pop songs from 2013" with `album="2013", year=2013`. The task says
+where each value goes: the word nearest the value (within a few words, in the same sentence) that is distinctive
+of one argument, a word of its name or docs that the other argument's name and docs lack ("director" for
+`directed_by`, "table" for `table`). The docs' quoted examples and the values themselves are not such words: read
+as one, 'men' in "It can be either 'men' or 'women'" sent "Germany's men soccer team" to the gender.
+
+- Two values the task writes, neither named for its own argument and one named for the other's, are swapped
+  (never into an enum, which takes only its own values).
+- A value written once in the task and given to two arguments stays in the one it is named for, and leaves an
+  optional other.
+- A number the task writes, given to a number argument and again as a string to an optional one, leaves the
+  string one.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from typing import Any
+
+from agentcore.grounding import FUNCTION_WORDS
+from agentcore.unfinished import BARE_NUMBER
+
+_TOKEN = re.compile(r"[a-z0-9_]+|[.?!;]")
+_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_")
+NEAR = 4  # words either side of a value that may name its argument
+STEM = 5  # a shared prefix this long makes two words one ("director", "directed")
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", _SPLIT.sub(" ", text).lower()) if w not in FUNCTION_WORDS}
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or (len(a) >= STEM and len(b) >= STEM and a[:STEM] == b[:STEM])
+
+
+def _marks(name: str, schema: Any, other: str, other_schema: Any) -> set[str]:
+    """The words of an argument's name and docs that the other argument's lack."""
+    own = _words(f"{name} {_docs(schema)}")
+    theirs = _words(f"{other} {_docs(other_schema)}")
+    return {w for w in own if not any(_same(w, t) for t in theirs)}
+
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def _docs(schema: Any) -> str:
+    """An argument's description less its quoted examples: 'men' or 'women' are values, not what names one."""
+    return _QUOTED.sub(" ", str(schema.get("description", ""))) if isinstance(schema, dict) else ""
+
+
+def _role(value: str, task: str, marks: dict[str, set[str]]) -> str | None:
+    """The argument whose distinctive word is nearest to `value` in `task`, if exactly one is nearest."""
+    tokens = _TOKEN.findall(task.lower())
+    span = _TOKEN.findall(value.lower())
+    if not span:
+        return None
+    starts = [i for i in range(len(tokens) - len(span) + 1) if tokens[i : i + len(span)] == span]
+    if len(starts) != 1:
+        return None  # written twice or not at all: no one place to read
+    best: dict[str, int] = {}
+    for index in _window(tokens, starts[0], starts[0] + len(span)):
+        for name, words in marks.items():
+            if any(_same(tokens[index], w) for w in words):
+                distance = min(abs(index - starts[0]), abs(index - starts[0] - len(span) + 1))
+                best[name] = min(best.get(name, distance), distance)
+    if not best:
+        return None
+    nearest = min(best.values())
+    named = [name for name, distance in best.items() if distance == nearest]
+    return named[0] if len(named) == 1 else None
+
+
+def _window(tokens: list[str], start: int, end: int) -> list[int]:
+    """The indices within NEAR words of tokens[start:end], not across a sentence's end."""
+    found = []
+    for step, limit in ((-1, max(0, start - NEAR) - 1), (1, min(len(tokens), end + NEAR))):
+        index = start - 1 if step < 0 else end
+        while index != limit and tokens[index] not in ".?!;":
+            found.append(index)
+            index += step
+    return found
+
+
+def in_named_places(arguments: dict[str, Any], parameters: dict[str, Any], task: str) -> dict[str, Any]:
+    """`arguments` with each pair of same-typed values in the arguments the task names them for (see above)."""
+    properties = parameters.get("properties") or {}
+    required = set(parameters.get("required") or [])
+    fixed = dict(arguments)
+    for a, b in combinations([k for k in arguments if isinstance(properties.get(k), dict)], 2):
+        if a in fixed and b in fixed:
+            _place(fixed, (a, b), properties, required, task)
+    return fixed if fixed != arguments else arguments
+
+
+def _place(
+    fixed: dict[str, Any], pair: tuple[str, str], properties: dict[str, Any], required: set[str], task: str
+) -> None:
+    a, b = pair
+    va, vb = fixed[a], fixed[b]
+    if _number_twice(va, vb, task):
+        text = a if isinstance(va, str) else b
+        if text not in required:
+            del fixed[text]
+        return
+    if not (isinstance(va, str) and isinstance(vb, str)) or not va.strip() or not vb.strip():
+        return
+    values = _words(f"{va} {vb}")
+    marks = {
+        a: _marks(a, properties[a], b, properties[b]) - values,
+        b: _marks(b, properties[b], a, properties[a]) - values,
+    }
+    if va.casefold() == vb.casefold():
+        role = _role(va, task, marks)
+        other = b if role == a else a if role == b else None
+        if other is not None and other not in required:
+            del fixed[other]
+        return
+    if not (_written(va, task) and _written(vb, task)) or "enum" in properties[a] or "enum" in properties[b]:
+        return  # a value the model made up has no place in the task to read; an enum takes only its own values
+    role_a, role_b = _role(va, task, marks), _role(vb, task, marks)
+    if (role_a == b or role_b == a) and role_a != a and role_b != b:
+        fixed[a], fixed[b] = vb, va
+
+
+def _written(value: str, task: str) -> bool:
+    span = _TOKEN.findall(value.lower())
+    tokens = _TOKEN.findall(task.lower())
+    return bool(span) and any(tokens[i : i + len(span)] == span for i in range(len(tokens) - len(span) + 1))
+
+
+def _number_twice(va: Any, vb: Any, task: str) -> bool:
+    """A number the task writes, given as a number and again as a string ("2013" beside 2013)."""
+    for text, number in ((va, vb), (vb, va)):
+        if isinstance(text, str) and isinstance(number, int | float) and not isinstance(number, bool):
+            return BARE_NUMBER.fullmatch(text.strip()) is not None and float(text) == number and _written(text, task)
+    return False

@@ -1,0 +1,101 @@
+"""Values go to the arguments the task names them for (agentcore.roles)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.roles import in_named_places
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+MOVIES = {
+    "properties": {
+        "directed_by": {"type": "string", "description": "Director of the movie. Use 'dontcare' if not given."},
+        "genre": {"type": "string", "enum": ["Action", "Fantasy", "dontcare"]},
+        "cast": {"type": "string", "description": "Names of leading actors or actresses in the movie."},
+    },
+    "required": [],
+}
+DATABASE = {
+    "properties": {
+        "db_name": {"type": "string", "description": "The name of the database to modify."},
+        "table": {"type": "string", "description": "The name of the table to modify."},
+    },
+    "required": ["db_name", "table"],
+}
+MUSIC = {
+    "properties": {
+        "artist": {"type": "string", "description": "The artist."},
+        "album": {"type": "string", "description": "The album."},
+        "year": {"type": "integer"},
+    },
+    "required": [],
+}
+TEAMS = {
+    "properties": {
+        "team_name": {"type": "string", "description": "The name of the soccer team."},
+        "gender": {"type": "string", "description": "The gender of the team. Either 'men' or 'women'."},
+    },
+    "required": ["team_name"],
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "schema", "task", "placed"),
+    [
+        (
+            {"directed_by": "Jennifer Connelly", "cast": "Jim Henson"},
+            MOVIES,
+            "A movie that stars Jennifer Connelly. I would prefer something with Jim Henson as the director.",
+            {"directed_by": "Jim Henson", "cast": "Jennifer Connelly"},
+        ),
+        (
+            {"db_name": "personal_data", "table": "employees"},
+            DATABASE,
+            "Delete some columns from my employees database on personal_data table.",
+            {"db_name": "employees", "table": "personal_data"},
+        ),
+        (
+            {"artist": "Prequelle", "album": "Prequelle"},
+            MUSIC,
+            "I have been told an album called Prequelle is fab.",
+            {"album": "Prequelle"},
+        ),
+        (
+            {"artist": "Bieber", "album": "2013", "year": 2013},
+            MUSIC,
+            "Pop from 2013 by Bieber",
+            {"artist": "Bieber", "year": 2013},
+        ),
+        # Unmoved: the quoted example 'men' names no argument, a made-up value has no place, an enum keeps its own.
+        ({"team_name": "Germany", "gender": "men"}, TEAMS, "Germany's men soccer team", None),
+        ({"db_name": "hr", "table": "employees"}, DATABASE, "the employees database", None),
+        ({"genre": "Action", "cast": "Alex King"}, MOVIES, "an action film that stars Alex King", None),
+        ({"directed_by": "Ann Lee", "cast": "Bo Li"}, MOVIES, "Ann Lee and Bo Li", None),  # nothing names either
+    ],
+)
+def test_in_named_places(
+    arguments: dict[str, Any], schema: dict[str, Any], task: str, placed: dict[str, Any] | None
+) -> None:
+    assert in_named_places(arguments, schema, task) == (arguments if placed is None else placed)
+
+
+@tool
+def modify_columns(db_name: str, table: str) -> str:
+    """Delete columns.
+
+    Args:
+        db_name: The name of the database to modify.
+        table: The name of the table to modify.
+    """
+    return f"{db_name}.{table} changed"
+
+
+async def test_the_swapped_call_runs_with_each_value_in_its_place() -> None:
+    model = ScriptedModel([call("modify_columns", db_name="personal_data", table="employees"), "Done."])
+    task = "Delete the email column from my employees database on personal_data table."
+    result = await Agent(model, tools=[modify_columns]).run(task)
+    assert result.steps[0].result == "employees.personal_data changed"
