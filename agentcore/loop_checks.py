@@ -29,7 +29,7 @@ from agentcore.run_reads import good_steps, item_tools, unused_words
 from agentcore.runaway import cut_short
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
-from agentcore.tool_fit import tool_docs, unrelated
+from agentcore.tool_fit import closer_tool, tool_docs, unrelated
 from agentcore.unfinished import (
     BARE_NUMBER,
     argument_values,
@@ -173,6 +173,26 @@ def unfitting_call(run: Run, call: ToolCall) -> bool:
     run.notice("tool call shares no word with the task, nor does any offered tool; not run", call=call.signature())
     what = f"nothing in the task is about what {call.name} does ({clip(spec.description, 100)})"
     run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, [], False, misfits=[what]))
+    return True
+
+
+def closer_call(run: Run, call: ToolCall) -> bool:
+    """Once, before any tool result: hold back the first call of a tool with side effects when another offered
+    tool's name and description share more of the task's words (agentcore.tool_fit.closer_tool); the next turn
+    must call that tool. Read-only tools are not held, as for `unfitting_call`."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if spec is None or spec.read_only or run.closer_checked or good_steps(run):
+        return False
+    run.closer_checked = True
+    found = closer_tool(run.ctx.task, spec, [s for s in run.specs if s.name in run.offered])
+    if found is None:
+        return False
+    closer, words = found
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {closer.name} fits the task better", True
+    run.notice("another offered tool fits the task better; not run", call=call.signature(), closer=closer.name)
+    run.messages.append(prompting.closer_tool_notice(run.ctx.task, call, closer.name, words))
+    run.forced = frozenset({closer.name})
     return True
 
 
@@ -491,4 +511,5 @@ CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     doubled_call,
     unsupplied_call,
     unfitting_call,
+    closer_call,
 )

@@ -13,6 +13,7 @@ NoticeKind = Literal[
     "retry",
     "repeat",
     "missing_tool",
+    "closer_tool",
     "review",
     "unfinished",
     "power",
@@ -165,7 +166,8 @@ class NoticePart:
     later call started again (`message`: the answer; `what`: the call that gave it; `names`: the later call;
     `result`: its result; `call`: the first call again on that result, where it can be written), or a value the task
     still takes to a power (`result`: that value; `what`: the expression; `names`: "square" or "cube"; `call`: the
-    next call written out, when a tool took an expression before)."""
+    next call written out, when a tool took an expression before), or a first call of a tool that another offered
+    tool fits better (`call`: that call; `names`: the better tool; `what`: the task's words its docs share)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -19,7 +19,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
-    "power",
+    "power", "closer_tool",
 )  # fmt: skip
 
 
@@ -53,6 +53,7 @@ def notice_text(part: NoticePart) -> str:
             "unit": _unit_text,
             "beside": _beside_text,
             "convert": _convert_text,
+            "closer_tool": _closer_tool_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -63,6 +64,15 @@ def notice_text(part: NoticePart) -> str:
             "Reply with a corrected final_answer."
         )
     return f"{part.what} failed: {part.message}\nTask: {task}\nTry again."
+
+
+def _closer_tool_text(part: NoticePart) -> str:
+    """A first call held back for another offered tool that fits the task better: call that one."""
+    chosen = part.call.name if part.call is not None else "that tool"
+    return (
+        f"Not run: {part.names[0]} fits the task better than {chosen} (its name and description share more of the "
+        f"task's words: {part.what}).\nTask: {part.task}\nCall {part.names[0]} with the task's values."
+    )
 
 
 def _unsupplied_text(part: NoticePart) -> str:

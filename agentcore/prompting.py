@@ -230,6 +230,10 @@ def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
     return render(NoticePart("missing_tool", task, names=tuple(names)))
 
 
+def closer_tool_notice(task: str, call: ToolCall, closer: str, words: Sequence[str]) -> Message:
+    return render(NoticePart("closer_tool", task, call=call, names=(closer,), what=", ".join(words)))
+
+
 def unfinished_notice(
     task: str, numbers: Sequence[str], result: str, words: Sequence[str] = (), results: Sequence[str] = ()
 ) -> Message:

@@ -70,3 +70,22 @@ def unrelated(task: str, specs: Sequence[ToolSpec]) -> bool:
         return False
     stems = {word[:_LOOSE] for word in _words(task)}
     return not any(stems & {word[:_LOOSE] for word in _words(tool_docs(spec))} for spec in specs)
+
+
+def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple[ToolSpec, list[str]] | None:
+    """The one offered tool whose name and description share more of the task's content words than `chosen`'s
+    do, with those words, if one does and no other ties it: "Can you search for some rock music" took
+    `Media_3_PlayMovie` where `Music_3_LookupMusic` ("Lookup music ... genre ... rock") was offered. Parameter
+    docs are left out here: every tool of one API shares them ("location", "date")."""
+    task_stems = {word[:_STEM] for word in _words(task)}
+
+    def shared(spec: ToolSpec) -> set[str]:
+        return task_stems & {word[:_STEM] for word in _words(f"{spec.name.split('.')[-1]} {spec.description}")}
+
+    scores = {spec.name: len(shared(spec)) for spec in specs}
+    best = max(scores.values(), default=0)
+    top = [spec for spec in specs if scores[spec.name] == best]
+    if len(top) != 1 or top[0].name == chosen.name or best <= scores.get(chosen.name, 0):
+        return None
+    stems = shared(top[0])
+    return top[0], sorted({word for word in _words(task) if word[:_STEM] in stems})

@@ -10,7 +10,7 @@ from agentcore.agent import Agent
 from agentcore.events import Event, Notice
 from agentcore.messages import ToolSpec
 from agentcore.testing import ScriptedModel, call
-from agentcore.tool_fit import fitting_tools, shared_words, unrelated
+from agentcore.tool_fit import closer_tool, fitting_tools, shared_words, unrelated
 from agentcore.tools.function import tool
 
 PAPAL = ToolSpec(
@@ -148,3 +148,52 @@ async def test_a_number_answered_after_a_held_call_with_values_of_its_own_stands
     model = ScriptedModel([call("get_weather", location="Rome"), "It is 1000 degrees."])
     result = await Agent(model, tools=[get_weather]).run("What color is the sky over Paris?")
     assert result.output == "It is 1000 degrees." and len(model.requests) == 2
+
+
+def _spec(name: str, description: str) -> ToolSpec:
+    return ToolSpec(name=name, description=description, parameters={"type": "object", "properties": {}})
+
+
+MEDIA = [
+    _spec("Media_3_PlayMovie", "Stream the selected movie online with the option to choose subtitles."),
+    _spec("Music_3_LookupMusic", "Finds songs that align with the user's musical preferences by artist or genre."),
+    _spec("Music_3_PlayMedia", "Plays the specified track on the designated device."),
+]
+
+
+def test_the_one_tool_sharing_more_of_the_task_is_closer() -> None:
+    found = closer_tool("Can you find me some Hillbilly songs from the album Chief?", MEDIA[0], MEDIA)
+    assert found is not None and found[0].name == "Music_3_LookupMusic" and found[1] == ["songs"]
+
+
+@pytest.mark.parametrize(
+    ("task", "chosen"),
+    [
+        ("Can you find me some songs from the album Chief?", 1),  # already the closest
+        ("Play it for me", 0),  # a tie (play: PlayMovie and PlayMedia), so no one tool is closer
+        ("Do something for me", 0),  # nothing shared at all
+    ],
+)
+def test_no_closer_tool(task: str, chosen: int) -> None:
+    assert closer_tool(task, MEDIA[chosen], MEDIA) is None
+
+
+@tool
+def play_movie(title: str) -> str:
+    """Stream the selected movie online."""
+    return f"playing {title}"
+
+
+@tool
+def lookup_music(genre: str) -> str:
+    """Finds songs by genre."""
+    return f"3 {genre} songs"
+
+
+async def test_a_first_call_of_a_farther_tool_is_held_and_the_closer_tool_is_forced() -> None:
+    model = ScriptedModel([call("play_movie", title="Rock"), call("lookup_music", genre="rock"), "Three songs."])
+    result = await Agent(model, tools=[play_movie, lookup_music]).run("Search for some rock songs")
+    assert result.output == "Three songs." and result.steps[0].tool_error
+    assert "lookup_music fits the task better" in model.requests[1].messages[-1].content
+    assert [t.name for t in model.requests[1].tools] == ["lookup_music"]
+    assert result.steps[1].result == "3 rock songs"
