@@ -73,19 +73,23 @@ def unrelated(task: str, specs: Sequence[ToolSpec]) -> bool:
 
 
 def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple[ToolSpec, list[str]] | None:
-    """The one offered tool whose name and description share more of the task's content words than `chosen`'s
-    do, with those words, if one does and no other ties it: "Can you search for some rock music" took
-    `Media_3_PlayMovie` where `Music_3_LookupMusic` ("Lookup music ... genre ... rock") was offered. Parameter
-    docs are left out here: every tool of one API shares them ("location", "date")."""
+    """The one offered tool whose name and description share more of the task's content words than all of
+    `chosen`'s docs (its parameters' names and docs too) do, with those words, if one does and no other ties it:
+    "Can you search for some rock music" took `Media_3_PlayMovie` where `Music_3_LookupMusic` ("Lookup music ...
+    genre ... rock") was offered. The other tools are read by name and description only, since every tool of one
+    API shares parameter docs ("location", "date"); the chosen one by all its docs, so that a word the task
+    happens to share with another's description ("preferably", "preferences") does not outweigh the parameters
+    the chosen tool was picked for ("insurance", "counselor")."""
     task_stems = {word[:_STEM] for word in _words(task)}
 
-    def shared(spec: ToolSpec) -> set[str]:
-        return task_stems & {word[:_STEM] for word in _words(f"{spec.name.split('.')[-1]} {spec.description}")}
+    def shared(text: str) -> set[str]:
+        return task_stems & {word[:_STEM] for word in _words(text)}
 
-    scores = {spec.name: len(shared(spec)) for spec in specs}
-    best = max(scores.values(), default=0)
-    top = [spec for spec in specs if scores[spec.name] == best]
-    if len(top) != 1 or top[0].name == chosen.name or best <= scores.get(chosen.name, 0):
+    scores = {spec.name: len(shared(f"{spec.name.split('.')[-1]} {spec.description}")) for spec in specs}
+    scores[chosen.name] = len(shared(tool_docs(chosen)))
+    best = max((score for name, score in scores.items() if name != chosen.name), default=0)
+    top = [spec for spec in specs if spec.name != chosen.name and scores[spec.name] == best]
+    if len(top) != 1 or best <= scores[chosen.name]:
         return None
-    stems = shared(top[0])
+    stems = shared(f"{top[0].name.split('.')[-1]} {top[0].description}")
     return top[0], sorted({word for word in _words(task) if word[:_STEM] in stems})

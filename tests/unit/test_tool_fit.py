@@ -197,3 +197,16 @@ async def test_a_first_call_of_a_farther_tool_is_held_and_the_closer_tool_is_for
     assert "lookup_music fits the task better" in model.requests[1].messages[-1].content
     assert [t.name for t in model.requests[1].tools] == ["lookup_music"]
     assert result.steps[1].result == "3 rock songs"
+
+
+def test_the_chosen_tool_is_read_with_its_parameters() -> None:
+    """One word of another tool's description ("preferably" and "preferences") does not outweigh the chosen
+    tool's parameters (found on BFCL fresh test slice 17, live_multiple_287)."""
+    movies = _spec("FindMovies", "Movies by the user's preferences of director, genre and cast.")
+    provider = ToolSpec(
+        "FindProvider",
+        "Discover a therapist based on the user's needs.",
+        {"type": "object", "properties": {"type": {"type": "string", "description": "Family Counselor or other"}}},
+    )
+    task = "I'm in Los Gatos and looking for a family counselor, preferably one who accepts insurance?"
+    assert closer_tool(task, provider, [movies, provider]) is None
