@@ -354,3 +354,18 @@ def test_merge_results_adds_counts_and_renames(tmp_path: Path) -> None:
         "other": {"simple_python": {"correct": 1, "n": 2}, "multiple": {"correct": 0, "n": 1}},
     }
     assert [r["system"] for r in records] == ["agentcore", "other"]
+
+
+def test_unstated_replay_sorts_ground_truth_values(capsys: pytest.CaptureFixture[str]) -> None:
+    from collections import Counter
+
+    from bench.bfcl_unstated import _tally
+
+    question = ({"role": "user", "content": "Find the area of a triangle with base 10 and height 5 in meters."},)
+    counts: Counter[tuple[str, str]] = Counter()
+    needed: list[str] = []
+    for unit, entry_id in ((["meters"], "a"), (["units", ""], "b"), (["centimeters"], "c")):
+        truth = [{"calculate_triangle_area": {"base": [10], "height": [5], "unit": unit}}]
+        _tally(bfcl.Entry(entry_id, "simple_python", question, (TRIANGLE,), truth), counts, needed)
+    assert counts == Counter({("str", "kept"): 1, ("str", "absent ok"): 1, ("str", "needed"): 1})
+    assert needed == ["c: unit='centimeters'"]
