@@ -178,13 +178,16 @@ def unfitting_call(run: Run, call: ToolCall) -> bool:
 
 def closer_call(run: Run, call: ToolCall) -> bool:
     """Once, before any tool result: hold back the first call of a tool with side effects when another offered
-    tool's name and description share more of the task's words (agentcore.tool_fit.closer_tool); the next turn
-    must call that tool. Read-only tools are not held, as for `unfitting_call`."""
+    tool's name and description share more of the task's words (agentcore.tool_fit.closer_tool; of its first
+    step, where the task has steps); the next turn must call that tool. Read-only tools are not held, as for
+    `unfitting_call`."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or spec.read_only or run.closer_checked or good_steps(run):
         return False
     run.closer_checked = True
-    found = closer_tool(run.ctx.task, spec, [s for s in run.specs if s.name in run.offered])
+    # Judged against the step at hand: "Read count.txt, then use the calculator ..." starts with read_file.
+    text = run.plan.current or run.ctx.task
+    found = closer_tool(text, spec, [s for s in run.specs if s.name in run.offered])
     if found is None:
         return False
     closer, words = found

@@ -210,3 +210,23 @@ def test_the_chosen_tool_is_read_with_its_parameters() -> None:
     )
     task = "I'm in Los Gatos and looking for a family counselor, preferably one who accepts insurance?"
     assert closer_tool(task, provider, [movies, provider]) is None
+
+
+@tool
+def read_file(path: str) -> str:
+    """Read a text file."""
+    return "1234"
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Evaluate an arithmetic expression on numbers."""
+    return "3702"
+
+
+async def test_a_chain_is_judged_by_its_first_step() -> None:
+    """The whole task shares more with the calculator ("calculator", "number"); its first step is read_file's."""
+    model = ScriptedModel([call("read_file", path="count.txt"), call("calculator", expression="1234 * 3"), "3702"])
+    task = "Read count.txt, then use the calculator to multiply the number in it by 3."
+    result = await Agent(model, tools=[read_file, calculator]).run(task)
+    assert [step.result for step in result.steps[:2]] == ["1234", "3702"] and result.output == "3702"
