@@ -419,7 +419,10 @@ def asked_only(run: Run, call: ToolCall) -> ToolCall:
     apply. Applied once the call checks have passed, since made-up optional values are their evidence that a
     call does not fit the task (`misfit`)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
-    left_out = unstated(call.arguments, spec.parameters, _spoken(run)) if spec is not None else []
+    required = set(spec.parameters.get("required") or []) if spec is not None else set(call.arguments)
+    if spec is None or set(call.arguments) <= required:
+        return call  # most calls: no optional argument to judge, so the conversation is not read
+    left_out = unstated(call.arguments, spec.parameters, _spoken(run))
     if not left_out:
         return call
     fixed = ToolCall(name=call.name, arguments={k: v for k, v in call.arguments.items() if k not in left_out})

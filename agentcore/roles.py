@@ -23,28 +23,16 @@ import re
 from itertools import combinations
 from typing import Any
 
-from agentcore.grounding import FUNCTION_WORDS
+from agentcore.tool_fit import stems
 from agentcore.unfinished import BARE_NUMBER
 
 _TOKEN = re.compile(r"[a-z0-9_]+|[.?!;]")
-_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_")
 NEAR = 4  # words either side of a value that may name its argument
-STEM = 5  # a shared prefix this long makes two words one ("director", "directed")
-
-
-def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]+", _SPLIT.sub(" ", text).lower()) if w not in FUNCTION_WORDS}
-
-
-def _same(a: str, b: str) -> bool:
-    return a == b or (len(a) >= STEM and len(b) >= STEM and a[:STEM] == b[:STEM])
 
 
 def _marks(name: str, schema: Any, other: str, other_schema: Any) -> set[str]:
-    """The words of an argument's name and docs that the other argument's lack."""
-    own = _words(f"{name} {_docs(schema)}")
-    theirs = _words(f"{other} {_docs(other_schema)}")
-    return {w for w in own if not any(_same(w, t) for t in theirs)}
+    """The stems of an argument's name and docs that the other argument's lack ("director", "directed": one)."""
+    return stems(f"{name} {_docs(schema)}") - stems(f"{other} {_docs(other_schema)}")
 
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
@@ -55,20 +43,24 @@ def _docs(schema: Any) -> str:
     return _QUOTED.sub(" ", str(schema.get("description", ""))) if isinstance(schema, dict) else ""
 
 
+def _starts(value: str, tokens: list[str]) -> list[int]:
+    """Where `value`'s words stand, in order, among `tokens` (the task's)."""
+    span = _TOKEN.findall(value.lower())
+    return [i for i in range(len(tokens) - len(span) + 1) if span and tokens[i : i + len(span)] == span]
+
+
 def _role(value: str, task: str, marks: dict[str, set[str]]) -> str | None:
     """The argument whose distinctive word is nearest to `value` in `task`, if exactly one is nearest."""
     tokens = _TOKEN.findall(task.lower())
-    span = _TOKEN.findall(value.lower())
-    if not span:
-        return None
-    starts = [i for i in range(len(tokens) - len(span) + 1) if tokens[i : i + len(span)] == span]
+    starts = _starts(value, tokens)
     if len(starts) != 1:
         return None  # written twice or not at all: no one place to read
+    span = len(_TOKEN.findall(value.lower()))
     best: dict[str, int] = {}
-    for index in _window(tokens, starts[0], starts[0] + len(span)):
+    for index in _window(tokens, starts[0], starts[0] + span):
         for name, words in marks.items():
-            if any(_same(tokens[index], w) for w in words):
-                distance = min(abs(index - starts[0]), abs(index - starts[0] - len(span) + 1))
+            if stems(tokens[index]) & words:
+                distance = min(abs(index - starts[0]), abs(index - starts[0] - span + 1))
                 best[name] = min(best.get(name, distance), distance)
     if not best:
         return None
@@ -111,7 +103,7 @@ def _place(
         return
     if not (isinstance(va, str) and isinstance(vb, str)) or not va.strip() or not vb.strip():
         return
-    values = _words(f"{va} {vb}")
+    values = stems(f"{va} {vb}")
     marks = {
         a: _marks(a, properties[a], b, properties[b]) - values,
         b: _marks(b, properties[b], a, properties[a]) - values,
@@ -130,9 +122,7 @@ def _place(
 
 
 def _written(value: str, task: str) -> bool:
-    span = _TOKEN.findall(value.lower())
-    tokens = _TOKEN.findall(task.lower())
-    return bool(span) and any(tokens[i : i + len(span)] == span for i in range(len(tokens) - len(span) + 1))
+    return bool(_starts(value, _TOKEN.findall(task.lower())))
 
 
 def _number_twice(va: Any, vb: Any, task: str) -> bool:

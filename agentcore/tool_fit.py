@@ -35,6 +35,11 @@ def _words(text: str) -> set[str]:
     return {word for word in _WORD.findall(text) if len(word) >= 3 and word not in FUNCTION_WORDS}
 
 
+def stems(text: str) -> set[str]:
+    """The content words of `text` by their first five letters: "contributions" and "contribution" are one."""
+    return {word[:_STEM] for word in _words(text)}
+
+
 def tool_docs(spec: ToolSpec) -> str:
     """A tool's name, description and each parameter's name and description (not the schema's own keys)."""
     properties: dict[str, Any] = spec.parameters.get("properties") or {}
@@ -46,8 +51,8 @@ def tool_docs(spec: ToolSpec) -> str:
 
 def shared_words(task: str, spec: ToolSpec) -> list[str]:
     """The task's content words that the tool's name or docs also use (by their first five letters)."""
-    stems = {word[:_STEM] for word in _words(tool_docs(spec))}
-    return sorted(word for word in _words(task) if word[:_STEM] in stems)
+    shared = stems(tool_docs(spec))
+    return sorted(word for word in _words(task) if word[:_STEM] in shared)
 
 
 def fitting_tools(task: str, specs: Sequence[ToolSpec]) -> list[str]:
@@ -80,10 +85,10 @@ def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple
     API shares parameter docs ("location", "date"); the chosen one by all its docs, so that a word the task
     happens to share with another's description ("preferably", "preferences") does not outweigh the parameters
     the chosen tool was picked for ("insurance", "counselor")."""
-    task_stems = {word[:_STEM] for word in _words(task)}
+    task_stems = stems(task)
 
     def shared(text: str) -> set[str]:
-        return task_stems & {word[:_STEM] for word in _words(text)}
+        return task_stems & stems(text)
 
     scores = {spec.name: len(shared(f"{spec.name.split('.')[-1]} {spec.description}")) for spec in specs}
     scores[chosen.name] = len(shared(tool_docs(chosen)))
@@ -91,5 +96,5 @@ def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple
     top = [spec for spec in specs if spec.name != chosen.name and scores[spec.name] == best]
     if len(top) != 1 or best <= scores[chosen.name]:
         return None
-    stems = shared(f"{top[0].name.split('.')[-1]} {top[0].description}")
-    return top[0], sorted({word for word in _words(task) if word[:_STEM] in stems})
+    common = shared(f"{top[0].name.split('.')[-1]} {top[0].description}")
+    return top[0], sorted({word for word in _words(task) if word[:_STEM] in common})
