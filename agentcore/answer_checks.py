@@ -446,6 +446,11 @@ def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], li
     steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
     # One number from nowhere counts where the task names items a tool can fetch (agentcore.unfetched).
     inputs, result = made_up(run.ctx.task, answer, steps, least=1 if run.unfetched else 2)
+    if not inputs and fired:  # the made-up result answered again after a lookup: it is still made up (compose f07)
+        flagged = [
+            (s.call.arguments, s.result or "") for s in done if s.call and s.call.signature() in run.made_up_calls
+        ]
+        inputs, result = made_up(run.ctx.task, answer, flagged, least=0)
     makers = {s.call.name for s in done if s.call is not None and (s.result or "").strip() == result}
     others = [spec.name for spec in run.specs if spec.name not in makers]
     if not inputs or not others:
@@ -490,7 +495,9 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
         return []
     calls = [arguments for arguments, _ in steps]
     guessed_sum = unsourced(run.ctx.task, answer, [result for _, result in steps], calls)
-    if not (leaves_out(answer, same) or guessed_sum):
+    # or a made-up call's result answered while the fetched values wait (compose f07: `4 + 1000` after both prices)
+    on_made_up = any(repeats_result(run.ctx.task, answer, done[i].result or "") for i in made)
+    if not (leaves_out(answer, same) or guessed_sum or on_made_up):
         return []
     fired.append(len(done))
     return same

@@ -32,16 +32,19 @@ from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, w
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import good_steps
 from agentcore.run_state import Run
+from agentcore.superseded import superseded
 from agentcore.unfetched import unfetched_items
-from agentcore.unfinished import leaves, repeats_result, unsourced, with_tool_value
+from agentcore.unfinished import leaves, made_up_steps, repeats_result, unsourced, with_tool_value
+from agentcore.written_checks import lost_after_part
 
 
 @dataclass(frozen=True, slots=True)
 class ModelTurn:
     async def execute(self, run: Run) -> NextStep:
         if len(run.steps) >= run.deps.settings.max_steps:
-            return Finish("max_steps", f"stopped after max_steps={run.deps.settings.max_steps} model turns")
+            return at_limit(run)
         run.ctx.step = len(run.steps) + 1
+        last_turn(run)
         request = build_request(run)
         run.offered = frozenset(spec.name for spec in request.tools)
         at, started = time.time(), time.perf_counter()
@@ -51,7 +54,7 @@ class ModelTurn:
             run.failure = None if isinstance(exc, ContextOverflowError) else exc
             return Finish("error", str(exc))
         except ModelError as exc:
-            return retry_output(run, "model", "the model output", str(exc))
+            return at_limit(run) if run.last_turn else retry_output(run, "model", "the model output", str(exc))
         finally:
             run.ledger.model_seconds += time.perf_counter() - started  # failed and cancelled calls count too
         record_model_step(run, response, time.perf_counter() - started, at)
@@ -72,7 +75,7 @@ class ToolTurn:
         step.call = call
         run.messages.append(prompting.assistant_turn(call, None, self.raw if call is self.call else ""))
         if call.name not in run.offered:
-            return refuse_unoffered(run, call)
+            return at_limit(run) if run.last_turn else refuse_unoffered(run, call)
         signature = call.signature()
         if signature in run.seen_calls:
             return repeated(run, call, signature)
@@ -137,7 +140,7 @@ class FinalTurn:
         run.unfetched = await unfetched_items(run, self.content, lambda calls: timed_outcomes(run, calls))
         if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
-        instead = echoed_again(run, self.content)
+        instead = echoed_again(run, self.content) or moved_past(run, self.content)
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
@@ -158,6 +161,37 @@ class FinalTurn:
             run.messages.append(prompting.unsourced_notice(run.ctx.task, invented, latest))
             return ModelTurn()
         return accept(run, self.content)
+
+
+def last_turn(run: Run) -> None:
+    """The last turn max_steps allows, after a tool gave a result: only a final answer is offered, so the run
+    ends with the model's answer from the results so far rather than a call it has no turn left to use (as
+    smolagents answers at its step limit). A model that insists on a call still hits the limit."""
+    settings = run.deps.settings
+    answered = any(signature not in run.failed_calls for signature in run.seen_calls)  # a tool ran and returned
+    if settings.answer_at_limit and len(run.steps) == settings.max_steps - 1 and not run.final_only and answered:
+        run.final_only = run.last_turn = True
+        run.notice("last model turn before max_steps: only a final answer is offered", max_steps=settings.max_steps)
+
+
+def at_limit(run: Run) -> Finish:
+    return Finish("max_steps", f"stopped after max_steps={run.deps.settings.max_steps} model turns")
+
+
+def moved_past(run: Run, answer: str) -> str | None:
+    """With only an answer offered, one that restates a result the run has since moved past is answered with the
+    last result (agentcore.superseded)."""
+    if not run.final_only or not run.deps.settings.check_unfinished or run.deps.settings.output_schema is not None:
+        return None
+    done = [step for step in good_steps(run) if step.call is not None]
+    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
+    made = set(made_up_steps(run.ctx.task, steps)) | {
+        i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.made_up_calls
+    }
+    instead = superseded(run.ctx.task, answer, steps, made)
+    if instead is not None:
+        run.notice("final answer restated a result the run had moved past; the last result answers", answer=instead)
+    return instead
 
 
 def with_result_instead(run: Run, answer: str, invented: list[str], latest: str) -> NextStep:
@@ -212,12 +246,16 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     A second repeat, or a repeat of a call that failed (or was refused), allows only a final answer: a small
     model that retries a failed call unchanged is usually calling a tool the task does not need
     ("calculator('capital(France)')")."""
+    step = run.steps[-1]
+    if signature not in run.failed_calls and lost_after_part(run):  # the part is ready; the notice writes the rest
+        step.result, step.tool_error = run.seen_calls[signature], False
+        step.notes.append("repeated call: not executed again")
+        return ModelTurn()
     run.repeats += 1
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
     run.excluded = frozenset({call.name})
     run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
     latest = next((s.result for s in reversed(run.steps) if s.result is not None and not s.tool_error), None)
-    step = run.steps[-1]
     step.result, step.tool_error = run.seen_calls[signature], signature in run.failed_calls
     step.notes.append("repeated call: not executed again")
     run.messages.append(prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest))

@@ -31,7 +31,10 @@ _PORTION = re.compile(
     re.IGNORECASE,
 )
 _NUM = r"\d+(?:\.\d+)?|\.\d+"
-_SUM = re.compile(rf"\s*({_NUM})\s*([-+])\s*({_NUM})\s*")
+# "85 + 0.5", and the fraction written as a division: "159 + (1/3)", "159 + 1/3".
+_SUM = re.compile(
+    rf"\s*({_NUM})\s*([-+])\s*(\(\s*(?:{_NUM})\s*(?:/\s*(?:{_NUM})\s*)?\)|(?:{_NUM})(?:\s*/\s*(?:{_NUM}))?)\s*"
+)
 _CLOSE = 0.01  # "0.33" for a third
 
 
@@ -61,12 +64,18 @@ def _with_portion(value: Any, portions: list[float], returned: set[float], writt
     if match is None:
         return value
     whole, sign, part = match.groups()
-    fraction = float(part)
-    if round(float(whole), 9) not in returned or round(fraction, 9) in written or fraction >= 1:
+    fraction = _fraction(part)
+    if round(float(whole), 9) not in returned or round(fraction, 9) in written or not 0 < fraction < 1:
         return value
     if not any(abs(fraction - p) <= _CLOSE * max(p, 0.01) for p in portions):
         return value
     return f"{whole} {sign} {whole} * {part}"
+
+
+def _fraction(part: str) -> float:
+    """ "0.5" -> 0.5, "(1/3)" and "1 / 3" -> 0.333..."""
+    top, _, bottom = part.strip("() ").partition("/")
+    return float(top) / float(bottom) if bottom and float(bottom) else float(top) if not bottom else 0.0
 
 
 _MULTIPLES = {"twice": 2, "double": 2, "triple": 3}
@@ -75,8 +84,11 @@ _SCALED = re.compile(rf"^\s*{_N}\s*([*/])\s*{_N}\s*$")  # one value times or ove
 _SIGNED = re.compile(r"\+|[\d)]\s*-")  # an addition, or a subtraction after an operand
 _ARITHMETIC = re.compile(r"[\d\s.+\-*/()%^]+")
 # English arithmetic's words for adding or subtracting; not "difference", which a date tool counts by itself.
-_ADDITIVE = re.compile(r"\b(?:add|adds|added|adding|plus|sum|minus|less|subtract|subtracts|subtracted|subtracting)\b")
-SUBTRACTING = frozenset({"minus", "less", "subtract", "subtracts", "subtracted", "subtracting"})
+_ADDITIVE = re.compile(
+    r"\b(?:add|adds|added|adding|plus|sum|minus|less|subtract|subtracts|subtracted|subtracting"
+    r"|deduct|deducts|deducted|deducting|(?:take|takes|taking|took|taken)\s+(?:\S+\s+)?off)\b"
+)
+_SUBTRACTING = re.compile(r"minus|less|subtract|deduct|(?:take|takes|taking|took|taken)\b")
 _TOGETHER = re.compile(r"\b(?:together|altogether|combined|in total)\b")  # a sum of the things named
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)")
 
@@ -115,6 +127,11 @@ def portion_left(task: str, arguments: Any, earlier: Sequence[Any]) -> tuple[str
     smaller = (float(part) > 1 and whole == match.group(1)) if over else 0 < float(part) < 1
     word = _ADDITIVE.search(lowered) or (_TOGETHER.search(lowered) if smaller else None)
     return (match.group().strip(), whole, word.group()) if word is not None else None
+
+
+def subtracts(word: str) -> bool:
+    """Whether the operation word `portion_left` found takes away ("less", "taking off") rather than adds."""
+    return _SUBTRACTING.match(word) is not None
 
 
 def adds(arguments: Any) -> bool:

@@ -30,6 +30,7 @@ class LoopSettings:
     constrain_final: bool = True
     check_unfinished: bool = True  # agentcore.unfinished: a final answer that only repeats a result goes back once
     check_sources: bool = True  # agentcore.unfinished: a final answer with numbers no tool returned goes back once
+    answer_at_limit: bool = True  # agentcore.loop.last_turn: the last turn max_steps allows offers only an answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,7 @@ class Run:
     tool_retries: dict[str, int] = field(default_factory=dict)  # per tool name
     output_retries: dict[str, int] = field(default_factory=dict)  # "model" output, "output" type
     final_only: bool = False
+    last_turn: bool = False  # the last turn max_steps allows offered only an answer (agentcore.loop.last_turn)
     excluded: frozenset[str] = frozenset()
     offered: frozenset[str] = frozenset()  # the tools of the last turn's request: nothing else may run
     repeats: int = 0

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from agentcore import prompting
 from agentcore.grounding import with_value
 from agentcore.messages import CallPart, ToolCall
-from agentcore.portions import SUBTRACTING, portion_left
+from agentcore.portions import portion_left, subtracts
 from agentcore.powers import grounded, named_power, power_used, powered
 from agentcore.run_reads import good_steps
 from agentcore.unfinished import (
@@ -23,6 +23,7 @@ from agentcore.unfinished import (
     argument_values,
     given_numbers,
     leaves,
+    made_up_steps,
     redone,
     repeats_result,
     values_in,
@@ -31,6 +32,7 @@ from agentcore.unfinished import (
 )
 
 if TYPE_CHECKING:
+    from agentcore.result import Step
     from agentcore.run_state import Run
 
 # An expression of two numbers ("2 * 3", "19.95+4", "7 - 4"; not a date's "2024-01"): a tool that takes
@@ -79,12 +81,32 @@ def portion_check(run: Run, answer: str) -> bool:
     done = [step for step in good_steps(run) if step.call is not None]
     if run.portion_checked or run.final_only or not run.deps.settings.check_unfinished or not done:
         return False
+    if not repeats_result(run.ctx.task, answer, (done[-1].result or "").strip()):
+        return False
+    return _portion_next(run, done)
+
+
+def lost_after_part(run: Run) -> bool:
+    """Once: the model repeats an earlier call right after the call that took the part (compose f15: `215 / 5`
+    for "after taking off a fifth of it", then the lookup again, then the division again): the next call is
+    written out as in `portion_check`."""
+    done = [step for step in good_steps(run) if step.call is not None]
+    if run.portion_checked or run.final_only or not run.deps.settings.check_unfinished or not done:
+        return False
+    return _portion_next(run, done)
+
+
+def _portion_next(run: Run, done: list[Step]) -> bool:
     last = done[-1]
     result = (last.result or "").strip()
-    if last.call is None or not repeats_result(run.ctx.task, answer, result):
+    if last.call is None:
         return False
+    # Not the calls on made-up inputs ("100 - 0.5 * 100" before any lookup): they added nothing real.
+    invented = set(made_up_steps(run.ctx.task, [(s.call.arguments, s.result or "") for s in done if s.call]))
     earlier = [
-        s.call.arguments for s in done[:-1] if s.call is not None and s.call.signature() not in run.made_up_calls
+        s.call.arguments
+        for i, s in enumerate(done[:-1])
+        if s.call is not None and s.call.signature() not in run.made_up_calls and i not in invented
     ]
     found = portion_left(run.ctx.task, last.call.arguments, earlier)
     if found is None:
@@ -93,7 +115,7 @@ def portion_check(run: Run, answer: str) -> bool:
     run.forced = frozenset({last.call.name})  # the tool that took the part combines it: not another lookup
     expression, whole, word = found
     run.notice("final answer is a part of a value the task still adds to or takes from", call=last.call.signature())
-    sign = "-" if word in SUBTRACTING else "+"
+    sign = "-" if subtracts(word) else "+"
     written = [v for v in leaves(last.call.arguments) if isinstance(v, str) and v.strip() == expression]
     fixed = ToolCall(last.call.name, with_value(last.call.arguments, written, f"{whole} {sign} {result}"))
     run.messages.append(prompting.portion_notice(run.ctx.task, expression, whole, word, result, call=fixed))

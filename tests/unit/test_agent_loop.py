@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from agentcore import prompting
 from agentcore.agent import Agent
 from agentcore.context import RunContext
+from agentcore.events import Event, Notice
 from agentcore.errors import RunCancelledError, RunTimeoutError, UsageLimitExceeded, UserError
 from agentcore.messages import Message, ModelRequest, ToolCall
 from agentcore.testing import FunctionModel, ScriptedModel, Turn, call
@@ -145,10 +146,30 @@ async def test_max_steps_raises_with_the_partial_run() -> None:
     partial = info.value.partial
     assert partial is not None
     assert (partial.status, partial.output) == ("max_steps", None)
-    assert len(partial.steps) == 3 and len(model.requests) == 3 and len(tool_calls) == 3
+    # The last turn offered only an answer (loop.last_turn); a model that calls anyway gets no more turns.
+    assert len(model.requests) == 3 and model.requests[-1].tools == () and len(tool_calls) == 2
+    assert len(partial.steps) == 2
     with pytest.raises(UsageLimitExceeded) as again:
         await Agent(counting_model(), tools=[add], max_steps=3).run("loop", max_steps=2)
-    assert again.value.partial is not None and len(again.value.partial.steps) == 2
+    assert again.value.partial is not None and len(again.value.partial.steps) == 1
+
+
+async def test_the_last_turn_max_steps_allows_is_an_answer_from_the_results() -> None:
+    model, events = ScriptedModel([call("add", a=1, b=2), call("add", a=3, b=4), "7"]), list[Event]()
+    result = await Agent(model, tools=[add], max_steps=3).run("add things", on_event=events.append)
+    assert (result.status, result.output) == ("completed", "7")
+    assert [r.tools != () for r in model.requests] == [True, True, False]
+    assert any(isinstance(e, Notice) and "last model turn" in e.message for e in events)
+
+
+async def test_the_last_turn_stays_open_before_any_result() -> None:
+    model = ScriptedModel([call("add", a=1, b=2), "3"])
+    result = await Agent(model, tools=[add], max_steps=2).run("add")  # a result came: the answer is offered only
+    assert model.requests[-1].tools == () and result.output == "3"
+    model = ScriptedModel([call("add", a="x", b=2), call("add", a=1, b=2)])  # no good result before the last turn
+    with pytest.raises(UsageLimitExceeded):
+        await Agent(model, tools=[add], max_steps=2).run("add")
+    assert model.requests[-1].tools != ()
 
 
 async def test_repeated_identical_call_leaves_only_a_final_answer() -> None:

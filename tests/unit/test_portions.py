@@ -7,7 +7,7 @@ import pytest
 
 from agentcore.agent import Agent
 from agentcore.events import Event, Notice
-from agentcore.portions import factors, named_portions, of_results, portion_left
+from agentcore.portions import subtracts, factors, named_portions, of_results, portion_left
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -38,6 +38,9 @@ def test_named_portions(task: str, portions: list[float]) -> None:
         ("2.7 - 0.5", "In kg, minus 0.5 kg, and half of it.", ["2.7"], "2.7 - 0.5"),  # the task writes 0.5
         ("85 * 0.5", "What is half of it?", ["85"], "85 * 0.5"),  # already a portion
         ("85 + 0.2", "What is that price plus half of it?", ["85"], "85 + 0.2"),  # not the portion named
+        ("159 + (1/3)", "Take the price and add a third of it.", ["159"], "159 + 159 * (1/3)"),  # as a division
+        ("159 + 1 / 3", "Take the price and add a third of it.", ["159"], "159 + 159 * 1 / 3"),
+        ("159 + (3/1)", "Take the price and add a third of it.", ["159"], "159 + (3/1)"),  # no fraction
     ],
 )
 def test_of_results(expression: str, task: str, results: list[str], runs: str) -> None:
@@ -93,6 +96,14 @@ def test_portion_left_names_the_whole_and_the_operation_still_to_do() -> None:
         "329",
         "less",
     )
+
+
+def test_portion_left_reads_taking_off_as_a_subtraction() -> None:
+    task = "What is the price of a monitor after taking off a fifth of it?"
+    found = portion_left(task, {"expression": "215 / 5"}, [{"table": "prices", "key": "monitor"}])
+    assert found == ("215 / 5", "215", "taking off")
+    assert subtracts(found[2]) and subtracts("less") and not subtracts("add") and not subtracts("sum")
+    assert portion_left("Take 15 off a fifth of it.", {"expression": "215 / 5"}, []) is not None
 
 
 def test_portion_left_leaves_a_part_the_task_asks_for() -> None:

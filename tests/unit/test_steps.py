@@ -46,6 +46,10 @@ def calculator(expression: str) -> str:
         ("Read the file and then summarise it", ("Read the file", "summarise it")),
         # "and" or a comma before an instruction verb, outside quotes, also opens a step
         ("Look up the price of a lamp and double it.", ("Look up the price of a lamp", "double it")),
+        (
+            "Look up what a keyboard costs, triple it, and take 20 off.",
+            ("Look up what a keyboard costs", "triple it", "take 20 off"),
+        ),
         ("Count the words in 'sort and add' and square it", ("Count the words in 'sort and add'", "square it")),
         ("Fetch a, fetch b, and add the two", ("Fetch a", "fetch b", "add the two")),
         ("A lamp is on sale. Look it up and halve it", ("Look it up", "halve it")),

@@ -1,0 +1,35 @@
+"""An answer that restates a result the run has since moved past.
+
+When the model can no longer be sent back (only a final answer is offered: after repeated calls, or on the last
+turn `max_steps` allows), a 0.5B model often answers with an earlier number rather than the run's last result:
+"What is the price of a monitor after taking off a fifth of it?" answered 215 after `215 - 43` = 172 (compose
+f15), or "4 coffee mugs and a keyboard" answered with the `4 + 1000` it made up before looking up both prices and
+computing 74.9 (f07). The earlier number is superseded when the last call took it as an input, or when it came
+from a call on made-up inputs; the last call's result, which nothing took yet, is then the run's answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from agentcore.unfinished import BARE_NUMBER, argument_values, numbers_in, repeats_result, values_in
+
+_ONE_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def superseded(task: str, answer: str, steps: Sequence[tuple[Any, str]], made_up: Collection[int]) -> str | None:
+    """The answer with its one number written as the last step's result when the answer restates an earlier step's
+    result that the last call took as an input or that a call on made-up inputs (`made_up`: step indices) gave,
+    while the last step's result is one number, not made up, and not what the answer says; None otherwise."""
+    if len(steps) < 2 or len(steps) - 1 in made_up:
+        return None
+    last = steps[-1][1].strip()
+    if not BARE_NUMBER.fullmatch(last) or repeats_result(task, answer, last) or len(numbers_in(answer)) != 1:
+        return None
+    taken = argument_values(steps[-1][0])
+    for index, (_, result) in enumerate(steps[:-1]):
+        if repeats_result(task, answer, result) and (values_in(result) & taken or index in made_up):
+            return _ONE_NUMBER.sub(last, answer.strip(), count=1)
+    return None
