@@ -12,8 +12,8 @@ from pydantic import BaseModel
 from agentcore import prompting
 from agentcore.agent import Agent
 from agentcore.context import RunContext
-from agentcore.events import Event, Notice
 from agentcore.errors import RunCancelledError, RunTimeoutError, UsageLimitExceeded, UserError
+from agentcore.events import Event, Notice
 from agentcore.messages import Message, ModelRequest, ToolCall
 from agentcore.testing import FunctionModel, ScriptedModel, Turn, call
 from agentcore.tools.function import tool

@@ -7,7 +7,7 @@ import pytest
 
 from agentcore.agent import Agent
 from agentcore.events import Event, Notice
-from agentcore.portions import subtracts, factors, named_portions, of_results, portion_left
+from agentcore.portions import factors, named_portions, of_results, portion_left, subtracts
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 

@@ -1,0 +1,96 @@
+"""Answers that restate a result the run has moved past (agentcore.superseded), and the checks around them that
+compose14's failures showed: a made-up result answered again after lookups, the part's next call written out on
+a repeated call, and the last turn max_steps allows offering only an answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.events import Event, Notice
+from agentcore.superseded import superseded
+from agentcore.testing import ScriptedModel, call
+from bench import toolbox
+
+MONITOR = "What is the price of a monitor after taking off a fifth of it?"
+MUGS = "How much do 4 coffee mugs and a keyboard cost altogether?"
+LOOKUP = {"table": "prices", "key": "monitor"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "steps", "made_up", "expected"),
+    [
+        # 215 went into the last call: the last result answers
+        ("215", [(LOOKUP, "215"), ({"expression": "215 / 5"}, "43"), ({"expression": "215 - 43"}, "172")], (), "172"),
+        ("It costs 215 dollars.", [(LOOKUP, "215"), ({"expression": "215 - 43"}, "172")], (), "It costs 172 dollars."),
+        # a made-up result, whatever the last call took
+        ("1004", [({"expression": "4 + 1000"}, "1004"), ({"expression": "4 * 7.25 + 45.9"}, "74.9")], {0}, "74.9"),
+        # not taken by the last call, not made up: the model may be answering what was asked
+        ("159", [(LOOKUP, "159"), ({"table": "prices", "key": "backpack"}, "49.5")], (), None),
+        ("1004", [({"expression": "4 + 1000"}, "1004"), ({"expression": "4 * 7.25"}, "29")], {1}, None),
+        ("172", [(LOOKUP, "215"), ({"expression": "215 - 43"}, "172")], (), None),  # already the last result
+        ("215 and 172", [(LOOKUP, "215"), ({"expression": "215 - 43"}, "172")], (), None),  # two numbers
+        ("215", [(LOOKUP, "215")], (), None),  # one step
+        ("215", [(LOOKUP, "215"), ({"expression": "215 - 43"}, "172 dollars")], (), None),  # not one number
+    ],
+)
+def test_superseded(answer: str, steps: list[tuple[dict[str, str], str]], made_up: set[int], expected: str) -> None:
+    assert superseded(MONITOR, answer, steps, made_up) == expected
+
+
+async def run(script: list[object], task: str, max_steps: int = 8) -> tuple[str | None, list[str], ScriptedModel]:
+    model, events = ScriptedModel(script), list[Event]()  # type: ignore[arg-type]
+    agent: Agent[None, str] = Agent(model, tools=toolbox.agent_tools(["lookup", "calculator"]), max_steps=max_steps)
+    result = await agent.run(task, on_event=events.append)
+    return result.output, [e.message for e in events if isinstance(e, Notice)], model
+
+
+async def test_a_repeated_call_after_the_part_gets_the_next_call_written_out_and_a_lost_answer_the_last_result() -> (
+    None
+):
+    """compose f15 as the model ran it: the part, the lookup again (the portion notice writes `215 - 43`), then
+    two repeats and the price answered: with only an answer left, the last result answers."""
+    script = [
+        call("lookup", **LOOKUP),
+        call("calculator", expression="215 / 5"),
+        call("lookup", **LOOKUP),  # lost after the part
+        call("calculator", expression="215 - 43"),
+        call("lookup", **LOOKUP),
+        call("calculator", expression="215 - 43"),
+        "215",
+    ]
+    output, notices, model = await run(script, MONITOR)
+    assert "final answer is a part of a value the task still adds to or takes from" in notices
+    assert '"expression": "215 - 43"' in (model.requests[3].messages[-1].content or "")
+    assert any("moved past" in n for n in notices) and output == "172"
+
+
+async def test_a_made_up_total_answered_after_the_lookups_goes_back_until_the_prices_are_combined() -> None:
+    script = [
+        call("calculator", expression="4 + 1000"),
+        "1004",
+        call("lookup", table="prices", key="keyboard"),
+        "1004",  # still made up, though a price came since
+        call("lookup", table="prices", key="coffee mug"),
+        "1004",  # both prices wait: combine them
+        call("calculator", expression="4 * 7.25 + 45.9"),
+        "74.9",
+    ]
+    output, notices, _ = await run(script, MUGS)
+    assert notices.count("final answer was computed from made-up inputs; another tool is required") == 2
+    assert "final answer repeats one of the results still to combine" in notices
+    assert output == "74.9"
+
+
+async def test_the_last_turn_answers_from_the_results_and_a_result_moved_past_gives_way() -> None:
+    script = [
+        call("calculator", expression="4 + 1000"),
+        "1004",
+        call("lookup", table="prices", key="keyboard"),
+        call("lookup", table="prices", key="coffee mug"),
+        call("calculator", expression="4 * 7.25 + 45.9"),
+        "1004",  # the last turn of five: only an answer offered, and its made-up number gives way
+    ]
+    output, notices, model = await run(script, MUGS, max_steps=6)
+    assert model.requests[-1].tools == ()
+    assert any(n.startswith("last model turn") for n in notices) and output == "74.9"
