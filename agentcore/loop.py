@@ -185,7 +185,8 @@ def moved_past(run: Run, answer: str) -> str | None:
         return None
     done = [step for step in good_steps(run) if step.call is not None]
     steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
-    made = set(made_up_steps(run.ctx.task, steps)) | {
+    resolved = {i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.resolved}
+    made = (set(made_up_steps(run.ctx.task, steps)) - resolved) | {
         i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.made_up_calls
     }
     instead = superseded(run.ctx.task, answer, steps, made)

@@ -22,12 +22,15 @@ _ONE_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 def superseded(task: str, answer: str, steps: Sequence[tuple[Any, str]], made_up: Collection[int]) -> str | None:
     """The answer with its one number written as the last step's result when the answer restates an earlier step's
     result that the last call took as an input or that a call on made-up inputs (`made_up`: step indices) gave,
-    while the last step's result is one number, not made up, and not what the answer says; None otherwise."""
+    while the last step's result is one number, not made up, new (no earlier call took it) and not what the answer
+    says; None otherwise."""
     if len(steps) < 2 or len(steps) - 1 in made_up:
         return None
     last = steps[-1][1].strip()
     if not BARE_NUMBER.fullmatch(last) or repeats_result(task, answer, last) or len(numbers_in(answer)) != 1:
         return None
+    if any(values_in(last) & argument_values(arguments) for arguments, _ in steps[:-1]):
+        return None  # the last result was an input already (a price fetched again): the run moved nowhere
     taken = argument_values(steps[-1][0])
     for index, (_, result) in enumerate(steps[:-1]):
         if repeats_result(task, answer, result) and (values_in(result) & taken or index in made_up):

@@ -31,6 +31,8 @@ LOOKUP = {"table": "prices", "key": "monitor"}
         ("172", [(LOOKUP, "215"), ({"expression": "215 - 43"}, "172")], (), None),  # already the last result
         ("215 and 172", [(LOOKUP, "215"), ({"expression": "215 - 43"}, "172")], (), None),  # two numbers
         ("215", [(LOOKUP, "215")], (), None),  # one step
+        # the price fetched again after a call had used it: no progress, the answer stands (compose j15)
+        ("192", [({"expression": "240 - (240 / 5)"}, "192"), (LOOKUP, "240")], {0}, None),
         ("215", [(LOOKUP, "215"), ({"expression": "215 - 43"}, "172 dollars")], (), None),  # not one number
     ],
 )
