@@ -26,13 +26,13 @@ from agentcore.loop_checks import (
     written_again,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
+from agentcore.moved_past import last_result_instead
 from agentcore.named import resolved_call
 from agentcore.policy import Veto
 from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import good_steps
 from agentcore.run_state import Run
-from agentcore.superseded import superseded
 from agentcore.unfetched import unfetched_items
 from agentcore.unfinished import leaves, made_up_steps, repeats_result, unsourced, with_tool_value
 from agentcore.written_checks import lost_after_part
@@ -180,7 +180,7 @@ def at_limit(run: Run) -> Finish:
 
 def moved_past(run: Run, answer: str) -> str | None:
     """With only an answer offered, one that restates a result the run has since moved past is answered with the
-    last result (agentcore.superseded)."""
+    last result (agentcore.moved_past)."""
     if not run.final_only or not run.deps.settings.check_unfinished or run.deps.settings.output_schema is not None:
         return None
     done = [step for step in good_steps(run) if step.call is not None]
@@ -189,7 +189,7 @@ def moved_past(run: Run, answer: str) -> str | None:
     made = (set(made_up_steps(run.ctx.task, steps)) - resolved) | {
         i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.made_up_calls
     }
-    instead = superseded(run.ctx.task, answer, steps, made)
+    instead = last_result_instead(run.ctx.task, answer, steps, made)
     if instead is not None:
         run.notice("final answer restated a result the run had moved past; the last result answers", answer=instead)
     return instead

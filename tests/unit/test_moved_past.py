@@ -1,4 +1,4 @@
-"""Answers that restate a result the run has moved past (agentcore.superseded), and the checks around them that
+"""Answers that restate a result the run has moved past (agentcore.moved_past), and the checks around them that
 compose14's failures showed: a made-up result answered again after lookups, the part's next call written out on
 a repeated call, and the last turn max_steps allows offering only an answer."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from agentcore.agent import Agent
 from agentcore.events import Event, Notice
-from agentcore.superseded import superseded
+from agentcore.moved_past import last_result_instead
 from agentcore.testing import ScriptedModel, call
 from bench import toolbox
 
@@ -36,8 +36,10 @@ LOOKUP = {"table": "prices", "key": "monitor"}
         ("215", [(LOOKUP, "215"), ({"expression": "215 - 43"}, "172 dollars")], (), None),  # not one number
     ],
 )
-def test_superseded(answer: str, steps: list[tuple[dict[str, str], str]], made_up: set[int], expected: str) -> None:
-    assert superseded(MONITOR, answer, steps, made_up) == expected
+def test_last_result_instead(
+    answer: str, steps: list[tuple[dict[str, str], str]], made_up: set[int], expected: str
+) -> None:
+    assert last_result_instead(MONITOR, answer, steps, made_up) == expected
 
 
 async def run(script: list[object], task: str, max_steps: int = 8) -> tuple[str | None, list[str], ScriptedModel]:

@@ -19,7 +19,9 @@ from agentcore.unfinished import BARE_NUMBER, argument_values, numbers_in, repea
 _ONE_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-def superseded(task: str, answer: str, steps: Sequence[tuple[Any, str]], made_up: Collection[int]) -> str | None:
+def last_result_instead(
+    task: str, answer: str, steps: Sequence[tuple[Any, str]], made_up: Collection[int]
+) -> str | None:
     """The answer with its one number written as the last step's result when the answer restates an earlier step's
     result that the last call took as an input or that a call on made-up inputs (`made_up`: step indices) gave,
     while the last step's result is one number, not made up, new (no earlier call took it) and not what the answer
