@@ -21,7 +21,8 @@ from typing import Any
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.\u00c0-\u024f])\d+(?:\.\d+)?(?![\d])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a value that is one number and nothing else ("80", "-3.5")
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)  # "15%", "15 percent"
+_PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
 
 
 def numbers_in(text: str) -> list[float]:
@@ -60,13 +61,14 @@ def argument_values(arguments: Any) -> set[float]:
 
 
 def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
-    """The task's numbers, as written, that appear in none of the calls' arguments ("15%" also as 0.15)."""
+    """The task's numbers, as written, that appear in none of the calls' arguments ("15%" and "15 percent" also
+    as 0.15)."""
     used = {v for arguments in calls for v in argument_values(arguments)}
     text = _THOUSANDS.sub("", task)
     unused = []
     for match in _NUMBER.finditer(text):
         value = float(match.group())
-        percent = text[match.end() : match.end() + 1] == "%"
+        percent = bool(_PERCENT_AFTER.match(text, match.end()))
         if value not in used and not (percent and _as_fraction(value) & used):
             unused.append(match.group())
     return list(dict.fromkeys(unused))
@@ -358,7 +360,9 @@ def without_term(expression: str, number: str) -> str | None:
 def without_made_up_factors(expression: str, known: set[float]) -> str:
     """`expression` less the factors of its outermost product that are in none of the `known` numbers, while two
     terms are left: a stale call's own conversion ("3 * 7 * 1080" for 7 bags of 3 pounds in ounces, after the
-    conversion returned 48) goes once the result takes the input's place ("48 * 7")."""
+    conversion returned 48) goes once the result takes the input's place ("48 * 7"), and so does an outermost
+    made-up divisor ("3 * 15 / 2" for 3 ropes of 15 feet, the halving invented: "3 * 4.572")."""
+    expression = _without_made_up_divisor(expression, known)
     for number in numbers_in(expression):
         if round(abs(number), 12) in known:
             continue
@@ -366,6 +370,24 @@ def without_made_up_factors(expression: str, known: set[float]) -> str:
         if fewer is not None and ("*" in fewer or "+" in fewer):
             expression = fewer
     return expression
+
+
+def _without_made_up_divisor(expression: str, known: set[float]) -> str:
+    """`expression` less an outermost `/ c` whose c, and whose 1/c ("half" gives 0.5 for `/ 2`), is no known
+    number, while an operation is left on its left."""
+    try:
+        tree = ast.parse(expression, mode="eval").body
+    except SyntaxError:
+        return expression
+    if not (isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) and isinstance(tree.left, ast.BinOp)):
+        return expression
+    divisor = tree.right
+    if not isinstance(divisor, ast.Constant) or not isinstance(divisor.value, int | float) or not divisor.value:
+        return expression
+    value = abs(float(divisor.value))
+    if round(value, 12) in known or round(1 / value, 12) in known:
+        return expression
+    return ast.unparse(tree.left)
 
 
 def superseded(arguments: Any, earlier: Sequence[tuple[str, Any, str]]) -> tuple[list[str], str]:

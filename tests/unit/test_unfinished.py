@@ -59,6 +59,7 @@ def word_count(text: str) -> str:
         ("Convert 5 miles to km.", "8.04672", "8.04672", [{"value": 5}], []),  # every number used
         ("What is 15% of 80?", "12", "12", [{"expression": "0.15 * 80"}], []),  # a percent used as a fraction
         ("Add 20% tax to 215.", "258", "258", [{"expression": "215 * 1.20"}], []),  # ... or as 1 + it
+        ("Take 85 and subtract 10 percent of it.", "76.5", "76.5", [{"expression": "85 - 0.10 * 85"}], []),  # i14
         ("Days from 2024-03-01 to 2024-04-15?", "45", "45", [{"start": "2024-03-01", "end": "2024-04-15"}], []),
         ("Convert 5 miles to km and add 3.", "11.04672", "8.04672", [{"value": 5}], []),  # computed its own
         ("Count the words of 'a b' and add 10.", "There are 2 words", "2", [{"text": "a b"}], ["10"]),
@@ -248,10 +249,14 @@ def test_superseded(arguments: dict[str, object], stale: tuple[list[str], str]) 
         ("19.84 * 20.0", "19.84 * 20.0"),  # one term would be left: the call stays as written
         ("48 + 7 * 1080", "48 + 7 * 1080"),  # a factor inside a sum is no term of the outer product
         ("2 * 1440", "2 * 1440"),
+        ("3 * 4.572 / 5", "3 * 4.572"),  # a made-up divisor goes (compose15's i17 halved, unasked)
+        ("48 * 7 / 4", "48 * 7 / 4"),  # 4 is known: 1/4 of ... divided
+        ("48 * 7 / 0.5", "48 * 7 / 0.5"),  # 1/0.5 = 2 is known
+        ("48 / 3", "48 / 3"),  # nothing would be left to compute
     ],
 )
 def test_without_made_up_factors(expression: str, fixed: str) -> None:
-    assert without_made_up_factors(expression, {48.0, 7.0, 19.84, 2.0}) == fixed
+    assert without_made_up_factors(expression, {48.0, 7.0, 19.84, 2.0, 4.0}) == fixed
 
 
 async def test_a_stale_calls_own_conversion_is_left_out_of_the_call_written_out() -> None:
