@@ -485,3 +485,16 @@ def test_free_form_objects_keep_one_level_of_nesting() -> None:
     assert grammar.accepts('{"meta": {"a": 1, "tags": ["x", "y"], "size": {"w": 2, "h": 3}}}')
     assert grammar.accepts('{"meta": {}}')
     assert not grammar.accepts('{"meta": {"a": {"b": {"c": 1}}}}')  # two levels inside, no deeper
+
+
+def test_a_place_documented_as_city_and_state_takes_two_to_four_parts() -> None:
+    docs = "The city and state, e.g. San Francisco, CA"
+    gbnf = schema_to_gbnf({"type": "object", "properties": {"city": {"type": "string", "description": docs}}})
+    assert llama_parses(gbnf)
+    grammar = Grammar(gbnf)
+    inside = ["San Francisco, CA", "London, UK", "123 Main St, Springfield, IL", "Tokyo, Japan"]
+    outside = ["San Francisco", "Chicago,IL", ", CA", "Chicago, ", "A, B, C, D, E"]
+    assert [t for t in inside if not grammar.accepts(json.dumps({"city": t}))] == []
+    assert [t for t in outside if grammar.accepts(json.dumps({"city": t}))] == []
+    plain = Grammar(schema_to_gbnf({"type": "string", "description": "The name of the city"}))
+    assert plain.accepts('"San Francisco"')
