@@ -55,6 +55,11 @@ _PART = r'[^", \\\x00-\x1f] [^",\\\x00-\x1f]{0,99}'
 TWO_PART_STRING = rf'"\"" {_PART} ("," " " {_PART}){{1,3}} "\""'
 
 
+def _fits_two_parts(schema: dict[str, Any]) -> bool:
+    """The string bounds leave room for the two-part rule: no minimum over 4, no maximum under turns' cap."""
+    return _count(schema, "minLength", 0) <= 4 and _count(schema, "maxLength", MAX_STRING) >= MAX_STRING
+
+
 def literal(text: str) -> str:
     """A GBNF string literal matching `text` exactly."""
     escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
@@ -178,15 +183,8 @@ class _Builder:
         return None
 
     def _typed(self, kind: Any, schema: dict[str, Any]) -> str:
-        if kind == "string" and two_part_form(schema) and not ("minLength" in schema or "maxLength" in schema):
-            return self.rule(TWO_PART_STRING, "place")
         if kind == "string":
-            low = _count(schema, "minLength", 0, limit=MAX_STRING)
-            given = _count(schema, "maxLength", MAX_STRING)
-            if low > given:
-                raise UserError(f"minLength={low} is over maxLength={given}: no string matches")
-            high = max(low, min(given, MAX_STRING))
-            return self.rule(f'"\\"" char{{{low},{high}}} "\\""', "str")
+            return self._string(schema)
         if kind in ("integer", "number") and has_bounds(schema):
             return self.rule(integer_rule(schema) if kind == "integer" else number_rule(schema), kind[:3])
         if kind in ("integer", "number", "boolean", "null"):
@@ -196,6 +194,16 @@ class _Builder:
         if kind == "object" or "properties" in schema:
             return self._object(schema)
         return "anyvalue"
+
+    def _string(self, schema: dict[str, Any]) -> str:
+        if two_part_form(schema) and _fits_two_parts(schema):
+            return self.rule(TWO_PART_STRING, "place")
+        low = _count(schema, "minLength", 0, limit=MAX_STRING)
+        given = _count(schema, "maxLength", MAX_STRING)
+        if low > given:
+            raise UserError(f"minLength={low} is over maxLength={given}: no string matches")
+        high = max(low, min(given, MAX_STRING))
+        return self.rule(f'"\\"" char{{{low},{high}}} "\\""', "str")
 
     def _array(self, schema: dict[str, Any]) -> str:
         item = self.visit(schema.get("items", True))

@@ -21,6 +21,7 @@ from agentcore.messages import NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.notice_texts import clip
 from agentcore.operand_order import in_task_order
+from agentcore.places import real_places
 from agentcore.portions import of_results
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
@@ -466,24 +467,25 @@ def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict
 
 
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
-    """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number
-    into a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city
-    alone that the argument's docs give as an example with its state goes as the example ("New York" -> "New York,
-    NY"; agentcore.formats), and an enum value that only starts the task's word goes as the value that word names
-    (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names added as its
-    bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85 * 0.5";
-    agentcore.portions), and two results added where the task asks how much one exceeds the other go as their
-    difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and the task's divisor or amount taken away
-    written first goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and a near copy of a text the
-    task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date goes in the
-    layout its docs name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument whose numbers no
-    one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the
-    arguments the task names them for (`db_name` and `table` swapped back; agentcore.roles), and a converter goes
-    between the units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its text
-    or a name written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and an
-    expression that also does a later step of the plan against precedence goes as its own step (step_order), and a
-    count of days converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units), and
-    an argument that runs on in a decoding loop goes with its repeated operation once (agentcore.runaway)."""
+    """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number into
+    a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city alone
+    that the argument's docs give as an example with its state goes as the example ("New York" -> "New York, NY";
+    agentcore.formats) and a state its city is not in goes as the city's own ("San Francisco, TX" -> "San Francisco,
+    CA"; agentcore.places), and an enum value that only starts the task's word goes as the value that word names
+    (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names added as its bare
+    fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85 * 0.5";
+    agentcore.portions), and two results added where the task asks how much one exceeds the other go as their difference
+    ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and the task's divisor or amount taken away written first
+    goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and a near copy of a text the task quotes goes
+    as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date goes in the layout its docs name
+    ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument whose numbers no one gave is left out
+    (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
+    (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
+    pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
+    place of its result goes as that result (agentcore.stand_ins), and an expression that also does a later step of the
+    plan against precedence goes as its own step (step_order), and a count of days converted with the wrong factor goes
+    with the right one (`2 * 60` for minutes; asked_units), and an argument that runs on in a decoding loop goes with
+    its repeated operation once (agentcore.runaway)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -496,7 +498,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = in_task_order(arguments, run.ctx.task, results)
-    arguments = enum_tails.meant(from_examples(arguments, spec.parameters), spec.parameters, run.ctx.task)
+    arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
+    arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = in_named_places(in_documented_layout(arguments, spec.parameters), spec.parameters, run.ctx.task)
     arguments = _without_invented(run, spec, arguments)

@@ -496,5 +496,9 @@ def test_a_place_documented_as_city_and_state_takes_two_to_four_parts() -> None:
     outside = ["San Francisco", "Chicago,IL", ", CA", "Chicago, ", "A, B, C, D, E"]
     assert [t for t in inside if not grammar.accepts(json.dumps({"city": t}))] == []
     assert [t for t in outside if grammar.accepts(json.dumps({"city": t}))] == []
+    bounded = {"type": "string", "description": docs, "maxLength": 300}  # as turns.bound_schema writes every string
+    assert not Grammar(schema_to_gbnf(bounded)).accepts('"San Francisco"')
+    short = {"type": "string", "description": docs, "maxLength": 12}  # no room for the rule: the bounds hold
+    assert Grammar(schema_to_gbnf(short)).accepts('"Paris"')
     plain = Grammar(schema_to_gbnf({"type": "string", "description": "The name of the city"}))
     assert plain.accepts('"San Francisco"')

