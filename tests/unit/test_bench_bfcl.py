@@ -369,3 +369,19 @@ def test_unstated_replay_sorts_ground_truth_values(capsys: pytest.CaptureFixture
         _tally(bfcl.Entry(entry_id, "simple_python", question, (TRIANGLE,), truth), counts, needed)
     assert counts == Counter({("str", "kept"): 1, ("str", "absent ok"): 1, ("str", "needed"): 1})
     assert needed == ["c: unit='centimeters'"]
+
+
+def test_bfcl_places_picks_entries_whose_right_call_fills_a_documented_place() -> None:
+    from bench.bfcl_places import _fills_a_place
+
+    docs = {"name": "find_bus", "parameters": {"type": "dict", "properties": {
+        "from_city": {"type": "string", "description": "The city, in the format of 'City, State'."},
+        "when": {"type": "string", "description": "The date."},
+    }}}  # fmt: skip
+
+    def entry(answer: dict[str, Any]) -> bfcl.Entry:
+        return bfcl.Entry("live_multiple_0", "live_multiple", (), (docs,), [{"find_bus": answer}])
+
+    assert _fills_a_place(entry({"from_city": ["Austin, TX"], "when": [""]}))
+    assert not _fills_a_place(entry({"from_city": [""], "when": ["today"]}))  # the place left to its default
+    assert not _fills_a_place(entry({"when": ["today"]}))
