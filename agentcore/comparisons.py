@@ -4,7 +4,8 @@ A question of how much more, less or cheaper one thing is than another asks for 
 the 0.5B model, with both prices looked up, adds them (compose m15). Where the task asks such a question ("how
 much" or "how many", then a comparative and "than", or "exceed") and an expression only adds two numbers that
 tools returned, the expression runs as the larger minus the smaller ("899 - 329"): the amount by which one
-exceeds the other.
+exceeds the other. The smaller minus the larger ("1.2 - 8.75" for "How much less does a pen cost than a usb
+cable?", compose16's l09) runs the same way: the amount asked is never negative.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ _COMPARISON = re.compile(
     r"\bhow (?:much|many)\b[^?.!]*(?:\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bthan\b|\bexceed)", re.I
 )  # or "by how much does ... exceed ...", the verb for the same question
 _NUM = r"\d+(?:\.\d+)?"
-_SUM = re.compile(rf"\s*({_NUM})\s*\+\s*({_NUM})\s*")
+_PAIR = re.compile(rf"\s*({_NUM})\s*([-+])\s*({_NUM})\s*")
 
 
 def asks_difference(task: str) -> bool:
@@ -29,8 +30,9 @@ def asks_difference(task: str) -> bool:
 
 
 def as_difference(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
-    """`arguments` with an expression that only adds two different numbers tools returned written as the larger
-    minus the smaller, when the task asks a comparison. The same dict when nothing changes."""
+    """`arguments` with an expression that only adds two different numbers tools returned, or takes the larger
+    from the smaller, written as the larger minus the smaller, when the task asks a comparison. The same dict when
+    nothing changes."""
     if not asks_difference(task):
         return arguments
     returned = {round(n, 9) for result in results for n in numbers_in(result)}
@@ -39,11 +41,13 @@ def as_difference(arguments: dict[str, Any], task: str, results: Sequence[str]) 
 
 
 def _difference(value: Any, returned: set[float]) -> Any:
-    match = _SUM.fullmatch(value) if isinstance(value, str) else None
+    match = _PAIR.fullmatch(value) if isinstance(value, str) else None
     if match is None:
         return value
-    first, second = match.groups()
+    first, sign, second = match.groups()
     if float(first) == float(second) or not {round(float(first), 9), round(float(second), 9)} <= returned:
         return value
+    if sign == "-" and float(first) > float(second):
+        return value  # the difference as asked
     high, low = (first, second) if float(first) > float(second) else (second, first)
     return f"{high} - {low}"

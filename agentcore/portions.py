@@ -60,6 +60,8 @@ def of_results(arguments: dict[str, Any], task: str, results: Sequence[str]) -> 
 
 
 def _with_portion(value: Any, portions: list[float], returned: set[float], written: set[float]) -> Any:
+    if isinstance(value, str):
+        value = _OVER.sub(lambda m: _times_portion(m, portions, returned, written), value)
     match = _SUM.fullmatch(value) if isinstance(value, str) else None
     if match is None:
         return value
@@ -70,6 +72,22 @@ def _with_portion(value: Any, portions: list[float], returned: set[float], writt
     if not any(abs(fraction - p) <= _CLOSE * max(p, 0.01) for p in portions):
         return value
     return f"{whole} {sign} {whole} * {part}"
+
+
+# "215 / 0.5": a returned value over a bare fraction, inside any expression.
+_OVER = re.compile(rf"(?<![\d.])({_NUM})\s*/\s*({_NUM})(?![\d.]|\s*[*/(])")
+
+
+def _times_portion(match: re.Match[str], portions: list[float], returned: set[float], written: set[float]) -> str:
+    """ "215 / 0.5" as "215 * 0.5" where 215 is a returned value and 0.5 a portion the task names ("half of
+    itself", compose16's l15: dividing by the portion doubles the value); the text as written otherwise."""
+    whole, part = match.groups()
+    fraction = float(part)
+    if round(float(whole), 9) not in returned or round(fraction, 9) in written or not 0 < fraction < 1:
+        return match.group()
+    if not any(abs(fraction - p) <= _CLOSE * max(p, 0.01) for p in portions):
+        return match.group()
+    return f"{whole} * {part}"
 
 
 def _fraction(part: str) -> float:

@@ -35,6 +35,8 @@ def test_asks_difference(task: str, asks: bool) -> None:
         ("899 + 100", ["899", "329"], "899 + 100"),  # 100 no tool returned
         ("899 + 899", ["899"], "899 + 899"),
         ("899 - 329", ["899", "329"], "899 - 329"),
+        ("329 - 899", ["899", "329"], "899 - 329"),  # never negative ("how much less", compose16's l09)
+        ("329 - 100", ["899", "329"], "329 - 100"),  # 100 no tool returned
         ("899 + 329 + 1", ["899", "329"], "899 + 329 + 1"),  # not only the two results
     ],
 )

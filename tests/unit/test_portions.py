@@ -41,6 +41,11 @@ def test_named_portions(task: str, portions: list[float]) -> None:
         ("159 + (1/3)", "Take the price and add a third of it.", ["159"], "159 + 159 * (1/3)"),  # as a division
         ("159 + 1 / 3", "Take the price and add a third of it.", ["159"], "159 + 159 * 1 / 3"),
         ("159 + (3/1)", "Take the price and add a third of it.", ["159"], "159 + (3/1)"),  # no fraction
+        ("215 + (215 / 0.5)", "Add a price to half of itself.", ["215"], "215 + (215 * 0.5)"),  # over the part
+        ("215 / 0.5", "What is half of it?", ["215"], "215 * 0.5"),
+        ("215 / 2", "What is half of it?", ["215"], "215 / 2"),  # over the denominator: right
+        ("215 / 0.5", "What is 215 over 0.5, plus half of it?", ["215"], "215 / 0.5"),  # the task writes 0.5
+        ("214 / 0.5", "What is half of it?", ["215"], "214 / 0.5"),  # 214 no tool returned
     ],
 )
 def test_of_results(expression: str, task: str, results: list[str], runs: str) -> None:
