@@ -12,7 +12,7 @@ run's messages and may name the tools the next turn must call (`Run.forced`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
 from agentcore.asked_units import asked_unit
@@ -445,12 +445,15 @@ def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], li
         return [], "", [], []
     steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
     # One number from nowhere counts where the task names items a tool can fetch (agentcore.unfetched).
-    inputs, result = made_up(run.ctx.task, answer, steps, least=1 if run.unfetched else 2)
+    least = 1 if run.unfetched else 2
+    inputs, result = made_up(run.ctx.task, answer, steps, least=least)
     if not inputs and fired:  # the made-up result answered again after a lookup: it is still made up (compose f07)
         flagged = [
             (s.call.arguments, s.result or "") for s in done if s.call and s.call.signature() in run.made_up_calls
         ]
         inputs, result = made_up(run.ctx.task, answer, flagged, least=0)
+    if inputs and _also_real(run, done, steps, result, least):
+        return [], "", [], []
     makers = {s.call.name for s in done if s.call is not None and (s.result or "").strip() == result}
     others = [spec.name for spec in run.specs if spec.name not in makers]
     if not inputs or not others:
@@ -458,6 +461,20 @@ def made_up_inputs(run: Run, answer: str) -> tuple[list[str], str, list[str], li
     fired.append(len(done))
     run.made_up_calls |= {s.call.signature() for s in done if s.call is not None and (s.result or "").strip() == result}
     return inputs, result, others, list(run.unfetched) or unused_items(run)
+
+
+def _also_real(run: Run, done: list[Step], steps: list[tuple[Any, str]], result: str, least: int) -> bool:
+    """Whether a call on real inputs returned `result` as well: "add the price of a monitor to half of itself"
+    made up as `215 + 215 / 2` = 322.5, then looked up and done again as `215 + 215 * 0.5` (compose16's l15)."""
+    invented = set(made_up_steps(run.ctx.task, steps, least))
+    calls = [step for step in done if step.call is not None]
+    return any(
+        index not in invented
+        and step.call.signature() not in run.made_up_calls
+        and (step.result or "").strip() == result
+        for index, step in enumerate(calls)
+        if step.call is not None
+    )
 
 
 def uncombined_results(run: Run, answer: str) -> list[str]:

@@ -120,8 +120,8 @@ def test_grammar_parses_in_llama_cpp() -> None:
     "text",
     [
         '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n</tool_call>',
-        '```json\n{\n  "name": "get_weather",\n  "arguments": {\n    "city": "Paris",\n    "unit": "c"\n  }\n}\n```',
-        '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+        '```json\n{\n  "name": "get_weather",\n  "arguments": {\n    "city": "Lyon, FR",\n    "unit": "c"\n  }\n}\n```',
+        '{"name": "get_weather", "arguments": {"city": "Paris, France"}}',  # "City, Country": two parts
         "It is sunny in Paris, as far as I know.",
         "2 + 2 = 4 <b>",
         'Sure! Here is the call:\n\n```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```',

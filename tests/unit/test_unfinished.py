@@ -469,6 +469,17 @@ async def test_an_answer_computed_from_made_up_prices_goes_back_with_the_other_t
     assert result.output == "40455"
 
 
+async def test_a_made_up_result_that_a_call_on_looked_up_values_gave_again_is_answered() -> None:
+    """Guessed right, then done again on the looked-up prices: the answer is sourced now (compose16's l15)."""
+    script = [call("calculator", expression="899+45"), "944.0", call("lookup", key="laptop")]
+    script += [call("lookup", key="chair"), call("calculator", expression="899 + 45"), "944.0", "again"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost together?")
+    assert result.output == "944.0"
+    assert len(model.requests) == 6  # the made-up check fired once, before the lookups, and not again
+    assert "was computed from 899 and 45" in str(model.requests[2].messages[-1].content)
+
+
 async def test_made_up_inputs_with_no_other_tool_to_get_values_are_left_alone() -> None:
     model = ScriptedModel([call("calculator", expression="100*200"), "20000"])
     result = await Agent(model, tools=[calculator]).run("What do a laptop and a chair cost, multiplied?")
