@@ -88,7 +88,7 @@ def misfits(arguments: dict[str, Any], parameters: dict[str, Any], given: str = 
             kind, source = _taken_from_shaped(value, given) or (None, None)
         if kind is None or words & _FREE_TEXT or words & next(names for k, _, names in _KINDS if k == kind):
             continue
-        found.append((name, value, f"made from {kind}, {source}," if source else kind))
+        found.append((name, value, f"made from {kind}, {source}" if source else kind))
     return found
 
 

@@ -159,13 +159,14 @@ def get_current_weather(location: str, unit: str = "celsius") -> str:
 
 async def test_a_domain_name_is_not_taken_for_a_location(qwen: LlamaCppModel) -> None:
     """Offered only a weather tool and asked about a domain, this model called it with `location="paypal.com"`
-    (BFCL live_irrelevance). The domain does not fit the argument: held back, and the run answers with no call
+    (BFCL live_irrelevance; "paypal.com, CA" since the grammar takes the documented city and state). The domain does
+    not fit the argument: held back, and the run answers with no call
     run. Asked for the weather, the same tool runs at once."""
     agent: Agent[None, str] = Agent(qwen, tools=[get_current_weather])
     asked = await agent.run("On VirusTotal, show me the subdomains of the domain paypal.com.")
     calls = [step for step in asked.steps if step.call is not None]
     assert calls and all(step.tool_error for step in calls)
-    assert "is a domain name" in (calls[0].result or "")
+    assert "a domain name" in (calls[0].result or "")  # "paypal.com, CA": the grammar asks for a state too
     assert asked.status == "completed" and asked.output
     weather = await agent.run("What is the weather in Boston, MA?")
     ran = [step.call.arguments.get("location") for step in weather.steps if step.call and not step.tool_error]

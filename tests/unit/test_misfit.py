@@ -182,7 +182,7 @@ def test_abbreviations_and_initials_count_as_written(value: str, given: str) -> 
 def test_a_value_made_from_a_domain_name_does_not_fit_either() -> None:
     given = "Using 'theta_key', fetch comments for domain instagram.com."
     assert misfits({"location": "Instagram, CA"}, WEATHER, given) == [
-        ("location", "Instagram, CA", "made from a domain name, instagram.com,")
+        ("location", "Instagram, CA", "made from a domain name, instagram.com")
     ]
     assert misfits({"location": "Boston, MA"}, WEATHER, "Weather in Boston, MA, then mail bob@boston.org") == []
     assert misfits({"location": "image"}, WEATHER, "Describe image.png") == []  # a file, not a domain
