@@ -467,13 +467,10 @@ def _also_real(run: Run, done: list[Step], steps: list[tuple[Any, str]], result:
     """Whether a call on real inputs returned `result` as well: "add the price of a monitor to half of itself"
     made up as `215 + 215 / 2` = 322.5, then looked up and done again as `215 + 215 * 0.5` (compose16's l15)."""
     invented = set(made_up_steps(run.ctx.task, steps, least))
-    calls = [step for step in done if step.call is not None]
+    calls = [step.call for step in done if step.call is not None]
     return any(
-        index not in invented
-        and step.call.signature() not in run.made_up_calls
-        and (step.result or "").strip() == result
-        for index, step in enumerate(calls)
-        if step.call is not None
+        index not in invented and call.signature() not in run.made_up_calls and output.strip() == result
+        for index, (call, (_, output)) in enumerate(zip(calls, steps, strict=True))
     )
 
 

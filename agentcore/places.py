@@ -16,6 +16,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, NamedTuple
 
+from agentcore.formats import two_part_form
+
 _US_NAMES = frozenset({"us", "usa", "u.s.", "u.s.a.", "united states", "united states of america", "america"})
 
 
@@ -75,13 +77,11 @@ def checked_place(value: str, form: str) -> str | None:
 def real_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
     """`arguments` with each two-part place documented as a city and its state or country checked
     (`checked_place`). The same dict when nothing changes."""
-    from agentcore.formats import two_part_form
-
     properties = parameters.get("properties") or {}
     fixed = dict(arguments)
     for name, value in arguments.items():
         schema = properties.get(name)
-        if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema or value.count(",") != 1:
+        if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema:
             continue
         form = two_part_form(schema)
         checked = checked_place(value, form) if form else None

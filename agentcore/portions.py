@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.unfinished import BARE_NUMBER, leaves, numbers_in, values_in
+from agentcore.unfinished import BARE_NUMBER, PERCENT, leaves, numbers_in, values_in
 
 _NAMED = {"half": 1 / 2, "third": 1 / 3, "quarter": 1 / 4, "fourth": 1 / 4, "fifth": 1 / 5, "sixth": 1 / 6,
           "eighth": 1 / 8, "tenth": 1 / 10, "hundredth": 1 / 100}  # fmt: skip
@@ -108,7 +108,6 @@ _ADDITIVE = re.compile(
 )
 _SUBTRACTING = re.compile(r"minus|less|subtract|deduct|(?:take|takes|taking|took|taken)\b")
 _TOGETHER = re.compile(r"\b(?:together|altogether|combined|in total)\b")  # a sum of the things named
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)")
 
 
 def factors(task: str) -> set[float]:
@@ -121,7 +120,7 @@ def factors(task: str) -> set[float]:
             found |= {round(_NAMED[word], 12), round(1 / _NAMED[word], 12)}
         elif word in _MULTIPLES:
             found.add(float(_MULTIPLES[word]))
-    return found | {round(float(p) / 100, 12) for p in _PERCENT.findall(lowered)}
+    return found | {round(float(p) / 100, 12) for p in PERCENT.findall(lowered)}
 
 
 def portion_left(task: str, arguments: Any, earlier: Sequence[Any]) -> tuple[str, str, str] | None:

@@ -16,8 +16,9 @@ from decimal import Decimal
 from typing import Any
 
 from agentcore.misfit import argument_words
+from agentcore.unfinished import PERCENT_SIGN
 
-_PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b)", re.I)
+_PERCENT = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?){PERCENT_SIGN}", re.I)
 # The words of an argument that takes a rate, and of one that says it takes the fraction outright.
 _RATE = frozenset({"rate", "rates", "ratio", "return", "returns", "yield", "yields"})
 _FRACTION = frozenset({"fraction", "decimal", "proportion"})

@@ -21,8 +21,9 @@ from typing import Any
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.\u00c0-\u024f])\d+(?:\.\d+)?(?![\d])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a value that is one number and nothing else ("80", "-3.5")
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)  # "15%", "15 percent"
-_PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
+PERCENT_SIGN = r"\s*(?:%|percent\b|per cent\b)"  # after a number: "15%", "15 percent"
+PERCENT = re.compile(rf"(\d+(?:\.\d+)?){PERCENT_SIGN}", re.IGNORECASE)
+_PERCENT_AFTER = re.compile(PERCENT_SIGN, re.IGNORECASE)
 
 
 def numbers_in(text: str) -> list[float]:
@@ -263,7 +264,7 @@ def made_up_steps(task: str, steps: Sequence[tuple[Any, str]], least: int = 2) -
     task (digits, words, or a percentage as its fraction), an earlier call or an earlier result. Beside a number
     of the task too: "the price of a backpack divided among 3 friends" called as "3 * 1.5 * 2.5"."""
     known = given_numbers(task)
-    known |= {share for match in _PERCENT.finditer(task) for share in _as_fraction(float(match.group(1)))}
+    known |= {share for match in PERCENT.finditer(task) for share in _as_fraction(float(match.group(1)))}
     found = []
     for index, (arguments, result) in enumerate(steps):
         mine = argument_values(arguments)

