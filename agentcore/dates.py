@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentcore.formats import each_free_string
+
 # The documented layouts, as (order, separator): "ymd", "mdy" or "dmy".
 _LAYOUTS = (
     (re.compile(r"\byyyy([-/.])mm\1dd\b", re.I), "ymd"),
@@ -61,14 +63,10 @@ def _written(parts: tuple[int, int, int], layout: tuple[str, str]) -> str:
 def in_documented_layout(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
     """`arguments` with each top-level date string written in the layout its docs name. The same dict when
     nothing changes."""
-    properties = parameters.get("properties") or {}
-    fixed = dict(arguments)
-    for name, value in arguments.items():
-        schema = properties.get(name)
-        if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema:
-            continue
-        layout = documented_layout(str(schema.get("description", "")))
-        parts = _parts(value.strip(), layout is not None and layout[0] == "ymd") if layout else None
-        if layout and parts:
-            fixed[name] = _written(parts, layout)
-    return fixed if fixed != arguments else arguments
+    return each_free_string(arguments, parameters, _in_layout)
+
+
+def _in_layout(value: str, schema: dict[str, Any]) -> str | None:
+    layout = documented_layout(str(schema.get("description", "")))
+    parts = _parts(value.strip(), layout[0] == "ymd") if layout else None
+    return _written(parts, layout) if layout and parts else None

@@ -12,6 +12,7 @@ A city with no example is left as written: held back with the form named, the mo
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 # The docs of an argument that takes a place in two parts: "The city and state", "City, Country", "city/region".
@@ -55,3 +56,19 @@ def one_part_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> li
         if "," not in value and two_part_form(schema) is not None:
             found.append((name, value))
     return found
+
+
+def each_free_string(
+    arguments: dict[str, Any], parameters: dict[str, Any], fix: Callable[[str, dict[str, Any]], str | None]
+) -> dict[str, Any]:
+    """`arguments` with each top-level string whose argument has a schema and no enum written as `fix(value,
+    schema)`, where that is not None (a date in its documented layout, a place's state). The same dict when nothing
+    changes."""
+    properties = parameters.get("properties") or {}
+    fixed = dict(arguments)
+    for name, value in arguments.items():
+        schema = properties.get(name)
+        if isinstance(value, str) and isinstance(schema, dict) and "enum" not in schema:
+            written = fix(value, schema)
+            fixed[name] = value if written is None else written
+    return fixed if fixed != arguments else arguments

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, NamedTuple
 
-from agentcore.formats import two_part_form
+from agentcore.formats import each_free_string, two_part_form
 
 _US_NAMES = frozenset({"us", "usa", "u.s.", "u.s.a.", "united states", "united states of america", "america"})
 
@@ -77,14 +77,9 @@ def checked_place(value: str, form: str) -> str | None:
 def real_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
     """`arguments` with each two-part place documented as a city and its state or country checked
     (`checked_place`). The same dict when nothing changes."""
-    properties = parameters.get("properties") or {}
-    fixed = dict(arguments)
-    for name, value in arguments.items():
-        schema = properties.get(name)
-        if not isinstance(value, str) or not isinstance(schema, dict) or "enum" in schema:
-            continue
-        form = two_part_form(schema)
-        checked = checked_place(value, form) if form else None
-        if checked is not None:
-            fixed[name] = checked
-    return fixed if fixed != arguments else arguments
+    return each_free_string(arguments, parameters, _checked)
+
+
+def _checked(value: str, schema: dict[str, Any]) -> str | None:
+    form = two_part_form(schema)
+    return checked_place(value, form) if form else None
