@@ -33,7 +33,7 @@ from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, w
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import good_steps
 from agentcore.run_state import Run
-from agentcore.unfetched import unfetched_items
+from agentcore.unfetched import CONTROL, unfetched_items
 from agentcore.unfinished import leaves, made_up_steps, repeats_result, unsourced, with_tool_value
 from agentcore.written_checks import lost_after_part
 
@@ -144,6 +144,7 @@ class FinalTurn:
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
+        insisted = insisted or (bool(invented) and planned_result(run, latest))
         worked = derivation(run, self.content) if invented and insisted else None
         if worked is not None:
             # Sent back once, and the number is one operation on known numbers ("59 * 2"): its arithmetic checks
@@ -193,6 +194,14 @@ def moved_past(run: Run, answer: str) -> str | None:
     if instead is not None:
         run.notice("final answer restated a result the run had moved past; the last result answers", answer=instead)
     return instead
+
+
+def planned_result(run: Run, latest: str) -> bool:
+    """Every step of the task's plan is done and its last result is the latest one no call used: an answer with a
+    number of the model's own is then settled as if insisted on. Sent back with a call required instead, the
+    model did the last step over again ("subtract 4" twice: compose17's o02)."""
+    plan = run.plan
+    return bool(latest) and plan.active and not plan.remaining and plan.results[-1].strip() == latest.strip()
 
 
 def with_result_instead(run: Run, answer: str, invented: list[str], latest: str) -> NextStep:
@@ -388,10 +397,14 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
     proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments)]
     candidates = item_alternatives(last.call, spec, task, used)
-    found = await timed_probes(run, candidates) if candidates else []
-    if not found or 2 * len(found) > len(
-        candidates
-    ):  # a tool that takes most words (word_count) names no item by taking one
+    if not candidates:
+        return ()
+    control = ToolCall(
+        last.call.name,
+        {k: CONTROL if v != last.call.arguments.get(k) else v for k, v in candidates[0].arguments.items()},
+    )
+    found = await timed_probes(run, [control, *candidates])
+    if not found or control in found:  # a tool that takes any text (word_count) names no item by taking one
         return ()
     return tuple(str(next(v for k, v in c.arguments.items() if v != last.call.arguments.get(k))) for c in found)
 

@@ -8,7 +8,10 @@ names things a tool could look up. So when the answer is the result of a computa
 nowhere, and no call has fetched anything yet, each offered read-only tool that takes one free string (and
 enums) is tried with the task's content words and word pairs, as the probes do (`agentcore.probe`): the words
 it accepts are items to fetch, and the made-up check fires on one number (`answer_checks.made_up_inputs`).
-A tool that accepts most of the words (a word counter) names no item by accepting one.
+A tool that accepts any text (a word counter) names no item by accepting one: each tool choice is also tried
+with a word no table holds (`CONTROL`), and one that accepts it is left out. (A share of the task's words
+decided this before, and failed on short tasks, whose content words are all items: "How much for 4 notebooks
+and 2 pens?", compose17's o07.)
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
 
 Probe = Callable[[list[ToolCall]], Awaitable[list[str | None]]]  # each candidate's result, None where it failed
 MAX_FETCH_PROBES = 48  # task words times a tool's table choices: more is a guess, not a lookup
+CONTROL = "qzxv"  # a word no lookup holds: a tool that accepts it accepts anything
 
 
 def one_made_up(run: Run, answer: str) -> bool:
@@ -46,19 +50,30 @@ def one_made_up(run: Run, answer: str) -> bool:
 
 async def unfetched_items(run: Run, answer: str, probe: Probe) -> tuple[str, ...]:
     """The task's words that an offered read-only tool, other than the one used, accepts; () unless
-    `one_made_up` holds, or when a tool accepts most of the words tried."""
+    `one_made_up` holds. A tool choice that accepts `CONTROL` too names no item."""
     if not one_made_up(run, answer):
         return ()
     used = {step.call.name for step in good_steps(run) if step.call is not None}
-    words = list(dict.fromkeys(runs(run.ctx.task, shorter=False)))
+    words = [word for word in dict.fromkeys(runs(run.ctx.task, shorter=False)) if word != CONTROL]
     templates = [call for spec in run.specs if spec.name not in used for call, _ in blank_calls(spec)]
-    candidates = [(word, _with_word(template, word)) for template in templates for word in words]
-    if not candidates or len(candidates) > MAX_FETCH_PROBES:
+    tried = [CONTROL, *words]
+    candidates = [
+        (index, word, _with_word(template, word)) for index, template in enumerate(templates) for word in tried
+    ]
+    if not words or len(candidates) > MAX_FETCH_PROBES:
         return ()
-    results = await probe([candidate for _, candidate in candidates])
-    worked = [word for (word, _), result in zip(candidates, results, strict=True) if result is not None]
-    found = list(dict.fromkeys(worked))
-    return tuple(found) if 2 * len(found) <= len(words) else ()
+    results = await probe([candidate for _, _, candidate in candidates])
+    lenient = {
+        index
+        for (index, word, _), result in zip(candidates, results, strict=True)
+        if word == CONTROL and result is not None
+    }
+    worked = [
+        word
+        for (index, word, _), result in zip(candidates, results, strict=True)
+        if result is not None and word != CONTROL and index not in lenient
+    ]
+    return tuple(dict.fromkeys(worked))
 
 
 def _with_word(template: ToolCall, word: str) -> ToolCall:

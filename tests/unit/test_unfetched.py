@@ -54,7 +54,7 @@ async def test_one_number_of_the_models_own_stands_where_the_tool_fetches_none_o
     assert result.output == "4"
 
 
-async def test_a_tool_that_takes_most_words_names_no_item() -> None:
+async def test_a_tool_that_takes_any_text_names_no_item() -> None:
     @tool(read_only=True)
     def word_count(text: str) -> str:
         """Count the words in a text."""
@@ -63,3 +63,19 @@ async def test_a_tool_that_takes_most_words_names_no_item() -> None:
     model = ScriptedModel([call("calculator", expression="3 * 60"), "180"])
     result = await Agent(model, tools=[word_count, calculator]).run("How many minutes are in 3 hours?")
     assert result.output == "180" and not notices(result.trace)
+
+
+async def test_every_content_word_of_a_short_task_may_be_an_item() -> None:
+    """compose17's o07: both content words are items; a share of the words once ruled the lookup a word counter."""
+    fetched = [
+        call("lookup", table="prices", key="notebooks"),
+        "3.5",
+        call("lookup", table="prices", key="pens"),
+        "1.2",
+    ]
+    done = [call("calculator", expression="4 * 3.5 + 2 * 1.2"), "16.4"]
+    model = ScriptedModel([call("calculator", expression="4 * 2 + 100"), "108", *fetched, *done])
+    result = await Agent(model, tools=[lookup, calculator]).run("How much for 4 notebooks and 2 pens?")
+    assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
+    assert "(notebooks, pens) with lookup first" in model.requests[2].messages[-1].content
+    assert result.output == "16.4"

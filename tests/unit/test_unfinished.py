@@ -628,3 +628,12 @@ def test_unused_parts(task: str, calls: list[dict[str, Any]], tools: str, pendin
 )
 def test_numbers_in_reads_numbers_after_cjk_text_but_not_inside_latin_words(text: str, numbers: list[float]) -> None:
     assert numbers_in(text) == numbers
+
+
+async def test_a_number_of_the_models_own_after_the_last_planned_step_is_settled_by_its_result() -> None:
+    """compose17's o02: every step done, 6.515904 answered for 10.484096. Sent back with a call required, the
+    model subtracted 4 again; the plan's last result answers instead."""
+    model = ScriptedModel([call("lookup", key="laptop"), call("calculator", expression="899 * 3"), "2700"])
+    result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price and multiply it by 3.")
+    assert result.output == "2697" and len(model.requests) == 3
+    assert any(e["kind"] == "notice" and e.get("result") == "2697" for e in result.trace)
