@@ -244,18 +244,18 @@ def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[di
 
 
 def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]], least: int = 2) -> tuple[list[str], str]:
-    """(the inputs, the result) when the answer is the result of a call whose inputs came from nowhere
+    """(the inputs from nowhere, the result) when the answer is the result of a call whose inputs came from nowhere
     (`made_up_steps`). "What is the total price of one keyboard and one mouse?" answered with
     calculator("100 + 200") = 300: the prices were made up instead of looked up. The answer-side check
-    (`unsourced`) cannot see it, since a tool did return 300."""
+    (`unsourced`) cannot see it, since a tool did return 300. The task's own numbers in that call are not named
+    ("200 ... made up" for "$200", compose's m18)."""
     written = _THOUSANDS.sub("", _json_text(answer.strip()))
     answered = [match.group() for match in _NUMBER.finditer(written)]
-    for index in made_up_steps(task, steps, least):
+    for index, unknown in _made_up_inputs(task, steps, least):
         arguments, result = steps[index]
         if any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
-            return [
-                _plain(v) for v in dict.fromkeys(round(abs(v), 12) for v in argument_numbers(arguments))
-            ], result.strip()
+            ordered = dict.fromkeys(round(abs(v), 12) for v in argument_numbers(arguments))
+            return [_plain(v) for v in ordered if v in unknown], result.strip()
     return [], ""
 
 
@@ -263,14 +263,22 @@ def made_up_steps(task: str, steps: Sequence[tuple[Any, str]], least: int = 2) -
     """The (arguments, result) steps whose inputs came from nowhere: `least` or more distinct numbers in none of the
     task (digits, words, or a percentage as its fraction), an earlier call or an earlier result. Beside a number
     of the task too: "the price of a backpack divided among 3 friends" called as "3 * 1.5 * 2.5"."""
+    return [index for index, _ in _made_up_inputs(task, steps, least)]
+
+
+def _made_up_inputs(task: str, steps: Sequence[tuple[Any, str]], least: int) -> list[tuple[int, set[float]]]:
+    """Each made-up step's index and its numbers from nowhere. A made-up step's numbers and result stay unknown to
+    the steps after it: `2 * (100 + 50)` before the lookups, then `100 + 50 + 159` (compose16's l08) made up the
+    same prices again."""
     known = given_numbers(task)
     known |= {share for match in PERCENT.finditer(task) for share in _as_fraction(float(match.group(1)))}
-    found = []
+    found: list[tuple[int, set[float]]] = []
     for index, (arguments, result) in enumerate(steps):
         mine = argument_values(arguments)
         if len(mine - known) >= least:
-            found.append(index)
-        known |= mine | values_in(result)
+            found.append((index, mine - known))
+        else:
+            known |= mine | values_in(result)
     return found
 
 

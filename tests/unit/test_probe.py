@@ -144,6 +144,14 @@ async def test_the_one_word_that_works_runs_in_place_of_a_description() -> None:
     assert any(e["kind"] == "notice" and "other word value" in e["message"] for e in result.trace)
 
 
+async def test_an_identifier_of_words_runs_as_the_one_word_of_it_that_works() -> None:
+    """compose17's o10: `key="laptop_price"` failed, and was repeated, where "laptop" works."""
+    model = ScriptedModel([call("lookup", table="prices", key="laptop_price"), "899"])
+    result = await Agent(model, tools=[READ_ONLY]).run("Look up a laptop price.")
+    ran = [(s.call, s.result) for s in result.steps if s.call is not None]
+    assert ran == [(ToolCall("lookup", {"table": "prices", "key": "laptop"}), "899")]
+
+
 async def test_a_result_pasted_as_a_key_runs_as_the_one_task_word_that_works() -> None:
     """`key="80"` after the calculator returned 80: a number where a name belongs, tried with the task's words."""
     failed = ToolCall("lookup", {"table": "prices", "key": "80"})

@@ -440,8 +440,20 @@ async def test_without_named_items_the_unfinished_check_fires_once() -> None:
         ("What is pi squared?", "9.87", [({"expression": "pi ** 2"}, "9.8696")], []),  # one number is no input set
         # the task's number beside one from nowhere is not made up: "3 * 4 * 1000" ml may be a unit's constant
         ("How many ml do 4 jugs of 3 liters hold?", "12000", [({"expression": "3 * 4 * 1000"}, "12000")], []),
-        # two numbers from nowhere beside the task's own: the backpack's price was never looked up
-        ("A backpack's price among 3?", "11.25", [({"expression": "3 * 1.5 * 2.5"}, "11.25")], ["3", "1.5", "2.5"]),
+        # two numbers from nowhere beside the task's own (not named): the backpack's price was never looked up
+        ("A backpack's price among 3?", "11.25", [({"expression": "3 * 1.5 * 2.5"}, "11.25")], ["1.5", "2.5"]),
+        # made-up numbers used again after the lookups are still made up (compose16's l08)
+        (
+            "What is the combined price of a laptop and a printer?",
+            "309",
+            [
+                ({"expression": "2 * (100 + 50)"}, "300"),
+                ({"key": "laptop"}, "899"),
+                ({"key": "printer"}, "159"),
+                ({"expression": "100 + 50 + 159"}, "309"),
+            ],
+            ["100", "50"],
+        ),
         # a percentage of the task as its fraction is the task's number
         ("What is 80 after a 20% increase and 5% tax?", "100.8", [({"expression": "80 * 1.2 * 1.05"}, "100.8")], []),
     ],
