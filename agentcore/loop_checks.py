@@ -38,7 +38,9 @@ from agentcore.unfinished import (
     doubled,
     given_numbers,
     leaves,
+    made_up_inputs,
     open_results,
+    plain,
     stale_inputs,
     superseded,
     values_in,
@@ -283,6 +285,34 @@ def made_up_result_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
+def made_up_again_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that takes two or more numbers from nowhere of an earlier made-up call again, after
+    tools returned values since that no call used yet: `100 + 50 + 159` after `2 * (100 + 50)` and the lookups of
+    899 and 159 (compose16's l08; the model never answered, so no answer check saw the made-up prices)."""
+    if run.made_up_again_checked or not run.deps.settings.check_sources:
+        return False
+    done = [s for s in good_steps(run) if s.call is not None]
+    steps = [(s.call.arguments, s.result or "") for s in done if s.call is not None]
+    taken = argument_values(call.arguments) - _returned(run)  # a number a tool returned since is no longer made up
+    for index, unknown in made_up_inputs(run.ctx.task, steps, 2):
+        again = sorted(unknown & taken)
+        waiting = open_results(steps)
+        fresh = [r for _, r in steps[index + 1 :] if r in waiting]
+        if len(again) >= 2 and fresh:
+            return _hold_made_up_again(run, call, done[index], [plain(v) for v in again], fresh)
+    return False
+
+
+def _hold_made_up_again(run: Run, call: ToolCall, made: Step, again: list[str], fresh: list[str]) -> bool:
+    run.made_up_again_checked, run.forced = True, frozenset({call.name})
+    value = " and ".join(again)
+    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {value} were made up, no tool returned them", True
+    run.notice("tool call takes made-up numbers again; not run", call=call.signature(), numbers=again)
+    source = made.call or ToolCall(call.name, {})
+    run.messages.append(prompting.made_up_result_notice(run.ctx.task, source, value, fresh, None, why="made up again"))
+    return True
+
+
 def _void_for(run: Run, source: ToolCall, call: ToolCall) -> bool:
     """Whether `source`'s result stands for nothing to `call`: made up, or started again by a conversion and
     taken by the same tool (the converter taking it is a conversion of the model's own, left to the checks)."""
@@ -515,6 +545,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
 # The checks a call goes through before it runs, in order; the first that holds it back wins.
 CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     made_up_result_call,
+    made_up_again_call,
     stale_call,
     beside_call,
     doubled_call,

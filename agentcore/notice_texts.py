@@ -174,6 +174,9 @@ def _made_up_result_text(part: NoticePart) -> str:
     else:
         values = f" ({', '.join(clip(r, 40) for r in part.results)})" if part.results else ""
         then = f"Call a tool with the values the tools returned{values}."
+    if part.message == "made up again":
+        made = f"{part.result} were made up in {clip(part.what, 200)}; no tool returned them"
+        return f"Not run: {made}.\nTask: {part.task}\n{then}"
     why = "whose inputs were made up" if part.message == "made up" else "which a later call started again"
     return (
         f"Not run: {clip(part.result)} came from {clip(part.what, 200)}, {why}: it stands for nothing.\n"

@@ -101,7 +101,7 @@ def unused_parts(task: str, calls: Sequence[dict[str, Any]], tools: str) -> list
     used = {v for arguments in calls for v in argument_values(arguments)}
     named = set(re.findall(r"[a-z]+", tools.lower()))
     words = dict.fromkeys(w for w in re.findall(r"[a-z]+", task.lower()) if w in _PARTS and w not in named)
-    return [_plain(_PARTS[w][0]) for w in words if not {round(float(v), 12) for v in _PARTS[w]} & used]
+    return [plain(_PARTS[w][0]) for w in words if not {round(float(v), 12) for v in _PARTS[w]} & used]
 
 
 def echoes_task(task: str, answer: str, calls: Sequence[dict[str, Any]]) -> list[str]:
@@ -189,7 +189,7 @@ def derived(answer: str, results: Sequence[str], spare: Sequence[str]) -> str | 
 
 
 def _operations(a: float, b: float) -> list[tuple[str, float | None]]:
-    x, y = _plain(a), _plain(b)
+    x, y = plain(a), plain(b)
     return [
         (f"{x} + {y}", a + b),
         (f"{x} * {y}", a * b),
@@ -251,11 +251,11 @@ def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]], least: int
     ("200 ... made up" for "$200", compose's m18)."""
     written = _THOUSANDS.sub("", _json_text(answer.strip()))
     answered = [match.group() for match in _NUMBER.finditer(written)]
-    for index, unknown in _made_up_inputs(task, steps, least):
+    for index, unknown in made_up_inputs(task, steps, least):
         arguments, result = steps[index]
         if any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
             ordered = dict.fromkeys(round(abs(v), 12) for v in argument_numbers(arguments))
-            return [_plain(v) for v in ordered if v in unknown], result.strip()
+            return [plain(v) for v in ordered if v in unknown], result.strip()
     return [], ""
 
 
@@ -263,10 +263,10 @@ def made_up_steps(task: str, steps: Sequence[tuple[Any, str]], least: int = 2) -
     """The (arguments, result) steps whose inputs came from nowhere: `least` or more distinct numbers in none of the
     task (digits, words, or a percentage as its fraction), an earlier call or an earlier result. Beside a number
     of the task too: "the price of a backpack divided among 3 friends" called as "3 * 1.5 * 2.5"."""
-    return [index for index, _ in _made_up_inputs(task, steps, least)]
+    return [index for index, _ in made_up_inputs(task, steps, least)]
 
 
-def _made_up_inputs(task: str, steps: Sequence[tuple[Any, str]], least: int) -> list[tuple[int, set[float]]]:
+def made_up_inputs(task: str, steps: Sequence[tuple[Any, str]], least: int) -> list[tuple[int, set[float]]]:
     """Each made-up step's index and its numbers from nowhere. A made-up step's numbers and result stay unknown to
     the steps after it: `2 * (100 + 50)` before the lookups, then `100 + 50 + 159` (compose16's l08) made up the
     same prices again."""
@@ -320,7 +320,7 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
     for name, inputs, result in reversed(earlier):
         taken = mine & argument_values(inputs)
         if name != tool and taken and numbers_in(result):
-            return [_plain(n) for n in sorted(taken)], result
+            return [plain(n) for n in sorted(taken)], result
     return [], ""
 
 
@@ -337,7 +337,7 @@ def beside_result(arguments: Any, earlier: Sequence[tuple[str, Any, str]], task:
         values = values_in(result)
         taken = [n for n in sorted(mine & whole - values) if written[n] == 1]
         if taken and values and values <= mine:
-            return [_plain(n) for n in taken], result.strip()
+            return [plain(n) for n in taken], result.strip()
     return [], ""
 
 
@@ -375,7 +375,7 @@ def without_made_up_factors(expression: str, known: set[float]) -> str:
     for number in numbers_in(expression):
         if round(abs(number), 12) in known:
             continue
-        fewer = without_term(expression, _plain(number))
+        fewer = without_term(expression, plain(number))
         if fewer is not None and ("*" in fewer or "+" in fewer):
             expression = fewer
     return expression
@@ -416,7 +416,7 @@ def superseded(arguments: Any, earlier: Sequence[tuple[str, Any, str]]) -> tuple
         before = {v for _, r in steps[:index] for v in values_in(r)}
         taken = mine & before & argument_values(inputs)
         if len(taken) == 1:
-            return [_plain(n) for n in taken], result
+            return [plain(n) for n in taken], result
     return [], ""
 
 
@@ -459,7 +459,7 @@ def with_tool_value(answer: str, invented: Sequence[str], result: str) -> str:
     return _NUMBER.sub(lambda m: value if m.group() == invented[0] else m.group(), text)
 
 
-def _plain(number: float) -> str:
+def plain(number: float) -> str:
     return str(int(number)) if number == int(number) else str(number)
 
 
