@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
 from agentcore.comparisons import as_difference
+from agentcore.counted_twice import counted_twice
 from agentcore.dates import in_documented_layout
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional, mentions, placeholders, task_words, unsupplied, with_value
@@ -371,6 +372,24 @@ def beside_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
+def counted_twice_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that adds an earlier sum's result and one of that sum's terms: `899 + 1058` after
+    `899 + 159` = 1058 (agentcore.counted_twice). The next turn may answer or call any tool."""
+    if run.counted_twice_checked or not run.deps.settings.check_sources:
+        return False
+    earlier = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    found = counted_twice(call.arguments, earlier, run.ctx.task)
+    if found is None:
+        return False
+    value, total, expression = found
+    run.counted_twice_checked = True
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {total} already counts {value}", True
+    run.notice("tool call adds a sum's own term to its result; not run", call=call.signature(), value=value)
+    run.messages.append(prompting.counted_twice_notice(run.ctx.task, value, total, expression))
+    return True
+
+
 def _without(value: Any, taken: list[str]) -> Any:
     """`value` with the one counted-again number left out of its sum or product, where that can be written."""
     shorter = without_term(value, taken[0]) if isinstance(value, str) and len(taken) == 1 else None
@@ -548,6 +567,7 @@ CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     made_up_again_call,
     stale_call,
     beside_call,
+    counted_twice_call,
     doubled_call,
     unsupplied_call,
     unfitting_call,

@@ -32,6 +32,7 @@ NoticeKind = Literal[
     "redone",
     "portion",
     "made_up_result",
+    "counted_twice",
 ]
 
 

@@ -19,7 +19,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
-    "power", "closer_tool",
+    "power", "closer_tool", "counted_twice",
 )  # fmt: skip
 
 
@@ -54,6 +54,7 @@ def notice_text(part: NoticePart) -> str:
             "beside": _beside_text,
             "convert": _convert_text,
             "closer_tool": _closer_tool_text,
+            "counted_twice": _counted_twice_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -132,6 +133,16 @@ def _convert_text(part: NoticePart) -> str:
     )
 
 
+def _counted_twice_text(part: NoticePart) -> str:
+    """`part.result` is an earlier sum's result, `part.what` its expression, `part.names[0]` one of its terms."""
+    value, total = part.names[0], clip(part.result)
+    return (
+        f"Not run: {total} ({clip(part.what, 120)}) already counts {value}; adding {value} to it counts {value}"
+        f" twice.\nTask: {part.task}\nIf {total} answers the task, reply with the final_answer now; otherwise"
+        " call a tool for the step still to do."
+    )
+
+
 def _beside_text(part: NoticePart) -> str:
     """`part.call` is the held-back call with the number left out where that could be written."""
     fixed = part.call or ToolCall("the tool", {})
@@ -175,8 +186,8 @@ def _made_up_result_text(part: NoticePart) -> str:
         values = f" ({', '.join(clip(r, 40) for r in part.results)})" if part.results else ""
         then = f"Call a tool with the values the tools returned{values}."
     if part.message == "made up again":
-        made = f"{part.result} were made up in {clip(part.what, 200)}; no tool returned them"
-        return f"Not run: {made}.\nTask: {part.task}\n{then}"
+        # The made-up call is not shown: the model copied its shape ("2 * (899 + 159)" after "2 * (100 + 50)")
+        return f"Not run: {part.result} were made up earlier; no tool returned them.\nTask: {part.task}\n{then}"
     why = "whose inputs were made up" if part.message == "made up" else "which a later call started again"
     return (
         f"Not run: {clip(part.result)} came from {clip(part.what, 200)}, {why}: it stands for nothing.\n"

@@ -300,6 +300,11 @@ def beside_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str
     return render(NoticePart("beside", task, call=call, result=result, names=tuple(numbers)))
 
 
+def counted_twice_notice(task: str, value: str, total: str, expression: str) -> Message:
+    """A call added `value` to `total`, the result of `expression`, a sum that already counts it."""
+    return render(NoticePart("counted_twice", task, result=total, what=expression, names=(value,)))
+
+
 def copied_notice(task: str, copied: str, tool: str, result: str) -> Message:
     """The answer is `copied`, what the model gave `tool` (or, `tool` empty, the task's numbers), not what `tool`
     returned (`result`)."""

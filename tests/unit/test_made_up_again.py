@@ -27,7 +27,7 @@ async def test_made_up_numbers_taken_again_after_the_lookups_are_held_back() -> 
     model = ScriptedModel([*MADE_UP, again, call("calculator", expression="899 + 159"), "1058"])
     result = await Agent(model, tools=[lookup, calculator]).run(TASK)
     held = model.requests[4]
-    assert held.messages[-1].content.startswith('Not run: 50 and 100 were made up in calculator({"expression"')
+    assert held.messages[-1].content.startswith("Not run: 50 and 100 were made up earlier; no tool returned them.")
     assert "values the tools returned (899, 159)" in held.messages[-1].content
     assert [t.name for t in held.tools] == ["calculator"] and not held.allow_final
     assert result.output == "1058"
