@@ -40,6 +40,19 @@ def as_difference(arguments: dict[str, Any], task: str, results: Sequence[str]) 
     return fixed if fixed != arguments else arguments
 
 
+def answered(task: str, arguments: Any, results: Sequence[str]) -> bool:
+    """Whether a call with `arguments` took the larger of two numbers tools returned minus the smaller, for a
+    task that asks a comparison: its result is the amount asked."""
+    if not asks_difference(task) or not isinstance(arguments, dict):
+        return False
+    returned = {round(n, 9) for result in results for n in numbers_in(result)}
+    for value in arguments.values():
+        match = _PAIR.fullmatch(value) if isinstance(value, str) else None
+        if match is not None and match.group(2) == "-" and float(match.group(1)) > float(match.group(3)):
+            return {round(float(match.group(1)), 9), round(float(match.group(3)), 9)} <= returned
+    return False
+
+
 def _difference(value: Any, returned: set[float]) -> Any:
     match = _PAIR.fullmatch(value) if isinstance(value, str) else None
     if match is None:

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from agentcore import prompting
+from agentcore import comparisons, prompting
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
@@ -144,7 +144,7 @@ class FinalTurn:
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
-        insisted = insisted or (bool(invented) and planned_result(run, latest))
+        insisted = insisted or (bool(invented) and settled_result(run, latest))
         worked = derivation(run, self.content) if invented and insisted else None
         if worked is not None:
             # Sent back once, and the number is one operation on known numbers ("59 * 2"): its arithmetic checks
@@ -196,12 +196,20 @@ def moved_past(run: Run, answer: str) -> str | None:
     return instead
 
 
-def planned_result(run: Run, latest: str) -> bool:
-    """Every step of the task's plan is done and its last result is the latest one no call used: an answer with a
-    number of the model's own is then settled as if insisted on. Sent back with a call required instead, the
-    model did the last step over again ("subtract 4" twice: compose17's o02)."""
-    plan = run.plan
-    return bool(latest) and plan.active and not plan.remaining and plan.results[-1].strip() == latest.strip()
+def settled_result(run: Run, latest: str) -> bool:
+    """The latest result no call used answers the task by its shape: every step of the task's plan is done and
+    this is the last one's result, or the task asks a comparison and this is the larger returned value minus the
+    smaller (agentcore.comparisons.answered). An answer with a number of the model's own is then settled as if
+    insisted on. Sent back with a call required instead, the model did the last step over again ("subtract 4"
+    twice: compose17's o02; "- 1.2" twice: compose16's l09)."""
+    plan, done = run.plan, [step for step in good_steps(run) if step.call is not None]
+    if not latest or not done or (done[-1].result or "").strip() != latest.strip():
+        return False
+    if plan.active and not plan.remaining and plan.results[-1].strip() == latest.strip():
+        return True
+    last = done[-1].call
+    results = [step.result or "" for step in done[:-1]]
+    return last is not None and comparisons.answered(run.ctx.task, last.arguments, results)
 
 
 def with_result_instead(run: Run, answer: str, invented: list[str], latest: str) -> NextStep:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import arithmetic_tools
 import pytest
 
 from agentcore.agent import Agent
@@ -649,3 +650,12 @@ async def test_a_number_of_the_models_own_after_the_last_planned_step_is_settled
     result = await Agent(model, tools=[lookup, calculator]).run("Look up the laptop price and multiply it by 3.")
     assert result.output == "2697" and len(model.requests) == 3
     assert any(e["kind"] == "notice" and e.get("result") == "2697" for e in result.trace)
+
+
+async def test_a_number_of_the_models_own_after_a_comparisons_difference_is_settled_by_it() -> None:
+    """compose16's l09: 8.75 - 1.2 = 7.55, then 0.35 answered; required to call, the model took 1.2 off again."""
+    script = [call("lookup", key="laptop"), call("lookup", key="chair"), call("calculator", expression="899 - 45")]
+    model = ScriptedModel([*script, "0.35"])
+    tools = [lookup, arithmetic_tools.calculator]
+    result = await Agent(model, tools=tools).run("How much less does a chair cost than a laptop?")
+    assert result.output == "854" and len(model.requests) == 4
