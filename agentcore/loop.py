@@ -25,7 +25,7 @@ from agentcore.loop_checks import (
     step_items,
     written_again,
 )
-from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall
+from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall, ToolSpec
 from agentcore.moved_past import last_result_instead
 from agentcore.named import resolved_call
 from agentcore.policy import Veto
@@ -124,7 +124,10 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     if error and placeholder_call(run, call, result):
         return ModelTurn()
     items = step_items(run) if not error else []
-    run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan, items=items))
+    pending = await fetched_next(run, call) if not error else ()
+    run.messages.append(
+        prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan, items=items, pending=pending)
+    )
     return ModelTurn()
 
 
@@ -402,19 +405,38 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
         or not (repeats_result(task, answer, last.result or "") or _guessed(run, answer))
     ):
         return ()
+    return await other_items(run, last.call, spec)
+
+
+async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> tuple[str, ...]:
+    """The task's words, sharing none with a value any call used or proposed, that the read-only tool `call`
+    went to accepts in place of its word argument from the task (agentcore.probe.item_alternatives): items the
+    task still needs. None when the tool also accepts `CONTROL`: a tool that takes any text (word_count) names no
+    item by taking one."""
+    done = good_steps(run)
     proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     used = [str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments)]
-    candidates = item_alternatives(last.call, spec, task, used)
+    candidates = item_alternatives(call, spec, run.ctx.task, used)
     if not candidates:
         return ()
     control = ToolCall(
-        last.call.name,
-        {k: CONTROL if v != last.call.arguments.get(k) else v for k, v in candidates[0].arguments.items()},
+        call.name, {k: CONTROL if v != call.arguments.get(k) else v for k, v in candidates[0].arguments.items()}
     )
     found = await timed_probes(run, [control, *candidates])
-    if not found or control in found:  # a tool that takes any text (word_count) names no item by taking one
+    if not found or control in found:
         return ()
-    return tuple(str(next(v for k, v in c.arguments.items() if v != last.call.arguments.get(k))) for c in found)
+    return tuple(str(next(v for k, v in c.arguments.items() if v != call.arguments.get(k))) for c in found)
+
+
+async def fetched_next(run: Run, call: ToolCall) -> tuple[str, ...]:
+    """Without a plan, after a read-only call fetched an item the task names: the task's other items the same
+    tool accepts (`other_items`), named in the observation as the next call. Told after the fact instead (the
+    answer sent back with the item named), the model spent a turn per item and ran out of turns on implicit
+    tasks ("What would 3 pens and 2 notebooks cost?": compose10's b07)."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if spec is None or run.plan.active or not run.deps.settings.check_unfinished or not spec.read_only:
+        return ()
+    return await other_items(run, call, spec)
 
 
 def _guessed(run: Run, answer: str) -> bool:

@@ -79,3 +79,27 @@ async def test_every_content_word_of_a_short_task_may_be_an_item() -> None:
     assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
     assert "(notebooks, pens) with lookup first" in model.requests[2].messages[-1].content
     assert result.output == "16.4"
+
+
+async def test_without_a_plan_the_observation_names_the_items_still_to_fetch() -> None:
+    """compose10's b07: told only after each answer, the model spent a turn per item and ran out of turns."""
+    fetched = [call("lookup", table="prices", key="pens"), call("lookup", table="prices", key="notebooks")]
+    model = ScriptedModel([*fetched, call("calculator", expression="3 * 1.2 + 2 * 3.5"), "10.6"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What would 3 pens and 2 notebooks cost?")
+    first, second = (model.requests[i].messages[-1].content for i in (1, 2))
+    assert first.endswith(
+        "The task also names notebooks, which no call has fetched yet: call lookup for notebooks next."
+    )
+    assert "If the result answers the task" in second  # nothing left to fetch
+    assert result.output == "10.6"
+
+
+async def test_a_tool_that_takes_any_text_names_no_item_in_the_observation() -> None:
+    @tool(read_only=True)
+    def word_count(text: str) -> str:
+        """Count the words in a text."""
+        return str(len(text.split()))
+
+    model = ScriptedModel([call("word_count", text="pens and notebooks"), "3"])
+    await Agent(model, tools=[word_count]).run("Count the words in 'pens and notebooks' for the word count.")
+    assert "If the result answers the task" in model.requests[1].messages[-1].content
