@@ -33,7 +33,7 @@ from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, w
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import good_steps
 from agentcore.run_state import Run
-from agentcore.unfetched import CONTROL, unfetched_items
+from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
 from agentcore.unfinished import leaves, made_up_steps, repeats_result, unsourced, with_tool_value
 from agentcore.written_checks import lost_after_part
 
@@ -77,6 +77,11 @@ class ToolTurn:
         if call.name not in run.offered:
             return at_limit(run) if run.last_turn else refuse_unoffered(run, call)
         signature = call.signature()
+        instead = pending_instead(run, call) if signature in run.seen_calls else None
+        if instead is not None:
+            run.notice("repeated read-only call; it ran for the item the task still names", call=signature)
+            step.call, call, signature = instead, instead, instead.signature()
+            run.messages[-1] = prompting.assistant_turn(call, None)
         if signature in run.seen_calls:
             return repeated(run, call, signature)
         if any(check(run, call) for check in CALL_CHECKS):
@@ -371,10 +376,12 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
     if spec is None or run.messages[-1].role != "assistant":
         return None, ""
     own, asked = word_alternatives(call, spec, run.ctx.task, error)
+    copied = placeholder_alternatives(call, spec, run.ctx.task, [s.result or "" for s in good_steps(run)])
     for kind, candidates, task in (
         ("enum", alternatives(call, spec), ""),
         ("word", own, ""),
         ("word", asked, run.ctx.task),
+        ("word", copied, run.ctx.task),
     ):
         found = await timed_probes(run, candidates) if candidates else []
         if (one := chosen(found, task)) is not None:
@@ -405,10 +412,15 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
         or not (repeats_result(task, answer, last.result or "") or _guessed(run, answer))
     ):
         return ()
-    return await other_items(run, last.call, spec)
+    return _item_words(last.call, await other_items(run, last.call, spec))
 
 
-async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> tuple[str, ...]:
+def _item_words(call: ToolCall, found: list[ToolCall]) -> tuple[str, ...]:
+    """The value each of `found` has in place of `call`'s word argument."""
+    return tuple(str(next(v for k, v in c.arguments.items() if v != call.arguments.get(k))) for c in found)
+
+
+async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
     """The task's words, sharing none with a value any call used or proposed, that the read-only tool `call`
     went to accepts in place of its word argument from the task (agentcore.probe.item_alternatives): items the
     task still needs. None when the tool also accepts `CONTROL`: a tool that takes any text (word_count) names no
@@ -418,14 +430,12 @@ async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> tuple[str, ..
     used = [str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments)]
     candidates = item_alternatives(call, spec, run.ctx.task, used)
     if not candidates:
-        return ()
+        return []
     control = ToolCall(
         call.name, {k: CONTROL if v != call.arguments.get(k) else v for k, v in candidates[0].arguments.items()}
     )
     found = await timed_probes(run, [control, *candidates])
-    if not found or control in found:
-        return ()
-    return tuple(str(next(v for k, v in c.arguments.items() if v != call.arguments.get(k))) for c in found)
+    return [] if control in found else found
 
 
 async def fetched_next(run: Run, call: ToolCall) -> tuple[str, ...]:
@@ -434,9 +444,22 @@ async def fetched_next(run: Run, call: ToolCall) -> tuple[str, ...]:
     answer sent back with the item named), the model spent a turn per item and ran out of turns on implicit
     tasks ("What would 3 pens and 2 notebooks cost?": compose10's b07)."""
     spec = next((s for s in run.specs if s.name == call.name), None)
+    run.pending_calls = []
     if spec is None or run.plan.active or not run.deps.settings.check_unfinished or not spec.read_only:
         return ()
-    return await other_items(run, call, spec)
+    found = await other_items(run, call, spec)
+    run.pending_calls = found
+    return _item_words(call, found)
+
+
+def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
+    """A repeat of a successful read-only call while the observation named items still to fetch: the call for
+    the first of them no call has made runs in its place, as a failed call's one working value does
+    (agentcore.probe). Told "call lookup for pens next", the model looked the notebooks up again twice (b07)."""
+    if call.signature() in run.failed_calls:
+        return None
+    waiting = [c for c in run.pending_calls if c.name == call.name and c.signature() not in run.seen_calls]
+    return waiting[0] if waiting else None
 
 
 def _guessed(run: Run, answer: str) -> bool:

@@ -16,10 +16,11 @@ and 2 pens?", compose17's o07.)
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
-from agentcore.messages import ToolCall
+from agentcore.grounding import placeholders
+from agentcore.messages import ToolCall, ToolSpec
 from agentcore.named import BLANK, blank_calls
 from agentcore.probe import runs
 from agentcore.run_reads import good_steps
@@ -74,6 +75,18 @@ async def unfetched_items(run: Run, answer: str, probe: Probe) -> tuple[str, ...
         if result is not None and word != CONTROL and index not in lenient
     ]
     return tuple(dict.fromkeys(worked))
+
+
+def placeholder_alternatives(call: ToolCall, spec: ToolSpec, task: str, results: Sequence[str]) -> list[ToolCall]:
+    """A failed read-only call whose word argument the model copied from the tool's docs (`key="product -> price in
+    dollars"`, `table="capitals", key="country -> capital"`: grounding.placeholders): the tool's table choices
+    times the task's content words, for the probes to try; the one the task names first of those that work runs
+    (`probe.chosen`). [] when there are more than MAX_FETCH_PROBES."""
+    if not placeholders(call.arguments, spec.description, spec.parameters, task, results):
+        return []
+    words = list(dict.fromkeys(runs(task, shorter=False)))
+    candidates = [_with_word(template, word) for template, _ in blank_calls(spec) for word in words]
+    return candidates if len(candidates) <= MAX_FETCH_PROBES else []
 
 
 def _with_word(template: ToolCall, word: str) -> ToolCall:

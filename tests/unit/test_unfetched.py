@@ -103,3 +103,24 @@ async def test_a_tool_that_takes_any_text_names_no_item_in_the_observation() -> 
     model = ScriptedModel([call("word_count", text="pens and notebooks"), "3"])
     await Agent(model, tools=[word_count]).run("Count the words in 'pens and notebooks' for the word count.")
     assert "If the result answers the task" in model.requests[1].messages[-1].content
+
+
+async def test_a_repeat_while_an_item_waits_runs_for_that_item() -> None:
+    """b07: told "call lookup for pens next", the model looked the notebooks up again."""
+    again = call("lookup", table="prices", key="notebooks")
+    model = ScriptedModel([again, again, call("calculator", expression="3 * 1.2 + 2 * 3.5"), "10.6"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What would 3 pens and 2 notebooks cost?")
+    ran = [(s.call.arguments.get("key"), s.result) for s in result.steps if s.call is not None]
+    assert ran[:2] == [("notebooks", "3.5"), ("pens", "1.2")]
+    assert any("it ran for the item the task still names" in n for n in notices(result.trace))
+    assert result.output == "10.6"
+
+
+async def test_a_value_copied_from_the_docs_runs_as_the_first_item_of_the_task_that_works() -> None:
+    """compose15's i07 and compose13's b07: `key="product -> price in dollars"`, even under the wrong table."""
+    for table, key in (("prices", "product -> price in dollars"), ("capitals", "country -> capital")):
+        model = ScriptedModel([call("lookup", table=table, key=key), call("calculator", expression="3 * 3.5"), "10.5"])
+        result = await Agent(model, tools=[lookup, calculator]).run("What would 3 notebooks cost?")
+        ran = [(s.call.arguments, s.result) for s in result.steps if s.call is not None]
+        assert ran[0] == ({"table": "prices", "key": "notebooks"}, "3.5"), table
+        assert result.output == "10.5"
