@@ -129,10 +129,9 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     if error and placeholder_call(run, call, result):
         return ModelTurn()
     items = step_items(run) if not error else []
-    pending = await fetched_next(run, call) if not error else ()
-    run.messages.append(
-        prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan, items=items, pending=pending)
-    )
+    if not error:
+        run.pending_calls = await fetched_next(run, call)
+    run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan, items=items))
     return ModelTurn()
 
 
@@ -438,24 +437,22 @@ async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> list[ToolCall
     return [] if control in found else found
 
 
-async def fetched_next(run: Run, call: ToolCall) -> tuple[str, ...]:
-    """Without a plan, after a read-only call fetched an item the task names: the task's other items the same
-    tool accepts (`other_items`), named in the observation as the next call. Told after the fact instead (the
-    answer sent back with the item named), the model spent a turn per item and ran out of turns on implicit
-    tasks ("What would 3 pens and 2 notebooks cost?": compose10's b07)."""
+async def fetched_next(run: Run, call: ToolCall) -> list[ToolCall]:
+    """Without a plan, after a read-only call fetched an item the task names: the calls for the task's other
+    items the same tool accepts (`other_items`), kept for `pending_instead`. Not named in the observation: told
+    "call lookup for printer next", the model went to the calculator with the items' names (compose10's h08),
+    and required to call the tool, answer checks that name an item had nothing left to do."""
     spec = next((s for s in run.specs if s.name == call.name), None)
-    run.pending_calls = []
     if spec is None or run.plan.active or not run.deps.settings.check_unfinished or not spec.read_only:
-        return ()
-    found = await other_items(run, call, spec)
-    run.pending_calls = found
-    return _item_words(call, found)
+        return []
+    return await other_items(run, call, spec)
 
 
 def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
-    """A repeat of a successful read-only call while the observation named items still to fetch: the call for
-    the first of them no call has made runs in its place, as a failed call's one working value does
-    (agentcore.probe). Told "call lookup for pens next", the model looked the notebooks up again twice (b07)."""
+    """A repeat of a successful read-only call while the task names items the same tool accepts that no call
+    fetched (`fetched_next`): the call for the first of them runs in its place, as a failed call's one working
+    value does (agentcore.probe). Told "Call a tool for pens next", the model looked the notebooks up again
+    twice (compose13's b07)."""
     if call.signature() in run.failed_calls:
         return None
     waiting = [c for c in run.pending_calls if c.name == call.name and c.signature() not in run.seen_calls]

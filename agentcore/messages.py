@@ -145,7 +145,6 @@ class ObservationPart:
     error: bool = False
     progress: Progress | None = None
     guidance: bool = True
-    pending: tuple[str, ...] = ()  # without a plan: the task's items still to fetch (named as the next call)
 
 
 @dataclass(frozen=True, slots=True)

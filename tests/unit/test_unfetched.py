@@ -81,38 +81,16 @@ async def test_every_content_word_of_a_short_task_may_be_an_item() -> None:
     assert result.output == "16.4"
 
 
-async def test_without_a_plan_the_observation_names_the_items_still_to_fetch() -> None:
-    """compose10's b07: told only after each answer, the model spent a turn per item and ran out of turns."""
-    fetched = [call("lookup", table="prices", key="pens"), call("lookup", table="prices", key="notebooks")]
-    model = ScriptedModel([*fetched, call("calculator", expression="3 * 1.2 + 2 * 3.5"), "10.6"])
-    result = await Agent(model, tools=[lookup, calculator]).run("What would 3 pens and 2 notebooks cost?")
-    first, second = (model.requests[i].messages[-1].content for i in (1, 2))
-    assert first.endswith(
-        "The task also names notebooks, which no call has fetched yet: call lookup for notebooks next."
-    )
-    assert "If the result answers the task" in second  # nothing left to fetch
-    assert result.output == "10.6"
-
-
-async def test_a_tool_that_takes_any_text_names_no_item_in_the_observation() -> None:
-    @tool(read_only=True)
-    def word_count(text: str) -> str:
-        """Count the words in a text."""
-        return str(len(text.split()))
-
-    model = ScriptedModel([call("word_count", text="pens and notebooks"), "3"])
-    await Agent(model, tools=[word_count]).run("Count the words in 'pens and notebooks' for the word count.")
-    assert "If the result answers the task" in model.requests[1].messages[-1].content
-
-
 async def test_a_repeat_while_an_item_waits_runs_for_that_item() -> None:
-    """b07: told "call lookup for pens next", the model looked the notebooks up again."""
+    """compose13's b07: told to call a tool for pens next, the model looked the notebooks up again."""
     again = call("lookup", table="prices", key="notebooks")
     model = ScriptedModel([again, again, call("calculator", expression="3 * 1.2 + 2 * 3.5"), "10.6"])
+    # the observation stays the plain one: named there, the next item led the model to the calculator (h08)
     result = await Agent(model, tools=[lookup, calculator]).run("What would 3 pens and 2 notebooks cost?")
     ran = [(s.call.arguments.get("key"), s.result) for s in result.steps if s.call is not None]
     assert ran[:2] == [("notebooks", "3.5"), ("pens", "1.2")]
     assert any("it ran for the item the task still names" in n for n in notices(result.trace))
+    assert "If the result answers the task" in model.requests[1].messages[-1].content
     assert result.output == "10.6"
 
 
@@ -124,3 +102,16 @@ async def test_a_value_copied_from_the_docs_runs_as_the_first_item_of_the_task_t
         ran = [(s.call.arguments, s.result) for s in result.steps if s.call is not None]
         assert ran[0] == ({"table": "prices", "key": "notebooks"}, "3.5"), table
         assert result.output == "10.5"
+
+
+async def test_a_repeat_of_a_tool_that_takes_any_text_is_a_repeat() -> None:
+    @tool(read_only=True)
+    def word_count(text: str) -> str:
+        """Count the words in a text."""
+        return str(len(text.split()))
+
+    again = call("word_count", text="pens and notebooks")
+    model = ScriptedModel([again, again, "3"])
+    result = await Agent(model, tools=[word_count]).run("Count the words in 'pens and notebooks' for the word count.")
+    assert [s.result for s in result.steps if s.call is not None] == ["3", "3"]
+    assert not any("it ran for the item" in n for n in notices(result.trace))
