@@ -63,5 +63,7 @@ def _is_theirs(number: str, returned: set[float], written: list[float]) -> bool:
 
 
 def _as_written(task: str, number: float) -> str:
-    """The task's own spelling of `number` ("3", "12.5")."""
-    return next(m.group() for m in re.finditer(_NUM, task) if round(float(m.group()), 9) == number)
+    """The task's own spelling of `number` ("3", "12.5"), compared as `_is_ours` compares: `7.000000000000001`
+    is the task's 7 (compared unrounded, it crashed a run: compose18's u06)."""
+    value = round(number, 9)
+    return next((m.group() for m in re.finditer(_NUM, task) if round(float(m.group()), 9) == value), str(number))

@@ -25,6 +25,13 @@ from agentcore.tools.function import tool
         ("3 * 49.5", "What do 3 backpacks cost?", ["49.5"], "3 * 49.5"),  # no division named
         ("100 / 4", "What is 100 divided by the count?", ["4"], "100 / 4"),
         ("3 / 3", "The price divided by 3?", ["3"], "3 / 3"),  # the task's number is also the result
+        # the task's 7 written with a float's tail is still the task's 7 (this crashed a run: compose18's u06)
+        (
+            "7.000000000000001 * 2.7432",
+            "Take 3 yards in meters, multiplied by 7.",
+            ["2.7432"],
+            "2.7432 * 7.000000000000001",
+        ),
     ],
 )
 def test_in_task_order(expression: str, task: str, results: list[str], runs: str) -> None:
