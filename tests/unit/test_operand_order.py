@@ -30,7 +30,7 @@ from agentcore.tools.function import tool
             "7.000000000000001 * 2.7432",
             "Take 3 yards in meters, multiplied by 7.",
             ["2.7432"],
-            "2.7432 * 7.000000000000001",
+            "7.000000000000001 * 2.7432",
         ),
     ],
 )
