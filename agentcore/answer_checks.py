@@ -419,15 +419,8 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
         return [], "", False
     run.sources_checked = True
     steps = [(step.call.arguments if step.call else {}, step.result or "") for step in done]
-    # A made-up call's result is no result to give way to ("The latest tool result is 328" after the webcam's 64
-    # was fetched: compose15's i15)
-    real = [(a, r) for (a, r), step in zip(steps, done, strict=True) if not _made_up_call(run, step)]
-    latest = latest_unused(real or steps)
+    latest = latest_unused(steps)
     return unsourced(run.ctx.task, answer, [r for _, r in steps], [a for a, _ in steps]), latest, insisted
-
-
-def _made_up_call(run: Run, step: Step) -> bool:
-    return step.call is not None and step.call.signature() in run.made_up_calls
 
 
 def derivation(run: Run, answer: str) -> str | None:

@@ -155,12 +155,12 @@ async def test_the_number_put_in_place_goes_through_the_checks_once_per_run() ->
             call("calculator", expression="899 + 300 + 200"),  # made-up numbers
             "1234",  # insisted: 1399 put in place, and the made-up check sends it back
             call("lookup", key="laptop"),  # a repeat: a step, not run again
-            "1234",  # insisted again: the latest real result is put in place, not the made-up total
+            "1234",  # insisted again: 1399 is accepted, though the made-up check could fire once more
         ]
     )
     result = await Agent(model, tools=[lookup, calculator]).run("How much do two laptops cost?")
     assert any(e["kind"] == "notice" and "made-up inputs" in str(e["message"]) for e in result.trace)
-    assert result.output == "899" and len(model.requests) == 6
+    assert result.output == "1399.0" and len(model.requests) == 6
 
 
 async def test_a_second_unsourced_answer_with_two_invented_numbers_is_kept() -> None:
@@ -659,12 +659,3 @@ async def test_a_number_of_the_models_own_after_a_comparisons_difference_is_sett
     tools = [lookup, arithmetic_tools.calculator]
     result = await Agent(model, tools=tools).run("How much less does a chair cost than a laptop?")
     assert result.output == "854" and len(model.requests) == 4
-
-
-async def test_a_made_up_calls_result_is_never_the_latest_result_named() -> None:
-    """compose15's i15: "The latest tool result is 328" (of `2 * (64 + 100)`, held as made up) after 64 came."""
-    script = [call("calculator", expression="899 + 200"), "1099", call("lookup", key="laptop"), "1500"]
-    model = ScriptedModel([*script, call("calculator", expression="899 * 1"), *["899"] * 4])
-    await Agent(model, tools=[lookup, calculator]).run("What does a laptop cost?")
-    sent_back = str(model.requests[4].messages[-1].content)
-    assert sent_back.startswith("No tool returned 1500") and "The latest tool result is 899." in sent_back
