@@ -77,7 +77,7 @@ class ToolTurn:
         if call.name not in run.offered:
             return at_limit(run) if run.last_turn else refuse_unoffered(run, call)
         signature = call.signature()
-        instead = pending_instead(run, call) if signature in run.seen_calls else None
+        instead = await pending_instead(run, call) if signature in run.seen_calls else None
         if instead is not None:
             run.notice("repeated read-only call; it ran for the item the task still names", call=signature)
             step.call, call, signature = instead, instead, instead.signature()
@@ -129,8 +129,6 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     if error and placeholder_call(run, call, result):
         return ModelTurn()
     items = step_items(run) if not error else []
-    if not error:
-        run.pending_calls = await fetched_next(run, call)
     run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan, items=items))
     return ModelTurn()
 
@@ -416,7 +414,7 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
 
 def _item_words(call: ToolCall, found: list[ToolCall]) -> tuple[str, ...]:
     """The value each of `found` has in place of `call`'s word argument."""
-    return tuple(str(next(v for k, v in c.arguments.items() if v != call.arguments.get(k))) for c in found)
+    return tuple(str(next((v for k, v in c.arguments.items() if v != call.arguments.get(k)), "")) for c in found)
 
 
 async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
@@ -437,25 +435,19 @@ async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> list[ToolCall
     return [] if control in found else found
 
 
-async def fetched_next(run: Run, call: ToolCall) -> list[ToolCall]:
-    """Without a plan, after a read-only call fetched an item the task names: the calls for the task's other
-    items the same tool accepts (`other_items`), kept for `pending_instead`. Not named in the observation: told
-    "call lookup for printer next", the model went to the calculator with the items' names (compose10's h08),
-    and required to call the tool, answer checks that name an item had nothing left to do."""
+async def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
+    """A repeat of a successful read-only call, without a plan, while the task names other items the same tool
+    accepts (`other_items`) that no call fetched: the call for the first of them runs in its place, as a failed
+    call's one working value does (agentcore.probe). Told "Call a tool for pens next", the model looked the
+    notebooks up again twice (compose13's b07). Probed on a repeat only, not after every lookup. Named in the
+    observation instead, the items sent the model to the calculator with their names (compose10's h08)."""
     spec = next((s for s in run.specs if s.name == call.name), None)
-    if spec is None or run.plan.active or not run.deps.settings.check_unfinished or not spec.read_only:
-        return []
-    return await other_items(run, call, spec)
-
-
-def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
-    """A repeat of a successful read-only call while the task names items the same tool accepts that no call
-    fetched (`fetched_next`): the call for the first of them runs in its place, as a failed call's one working
-    value does (agentcore.probe). Told "Call a tool for pens next", the model looked the notebooks up again
-    twice (compose13's b07)."""
+    settings = run.deps.settings
+    if spec is None or not spec.read_only or run.plan.active or not settings.check_unfinished:
+        return None
     if call.signature() in run.failed_calls:
         return None
-    waiting = [c for c in run.pending_calls if c.name == call.name and c.signature() not in run.seen_calls]
+    waiting = [c for c in await other_items(run, call, spec) if c.signature() not in run.seen_calls]
     return waiting[0] if waiting else None
 
 

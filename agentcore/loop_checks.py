@@ -295,9 +295,9 @@ def made_up_again_call(run: Run, call: ToolCall) -> bool:
     done = [s for s in good_steps(run) if s.call is not None]
     steps = [(s.call.arguments, s.result or "") for s in done if s.call is not None]
     taken = argument_values(call.arguments) - _returned(run)  # a number a tool returned since is no longer made up
+    waiting = open_results(steps)
     for index, unknown in made_up_inputs(run.ctx.task, steps, 2):
         again = sorted(unknown & taken)
-        waiting = open_results(steps)
         fresh = [r for _, r in steps[index + 1 :] if r in waiting]
         if len(again) >= 2 and fresh:
             return _hold_made_up_again(run, call, done[index], [plain(v) for v in again], fresh)

@@ -105,7 +105,6 @@ class Run:
     made_up_calls: set[str] = field(default_factory=set)  # the calls it found on made-up inputs: they used nothing
     made_up_result_checked: bool = False  # a call that took the result of such a call was held back once
     counted_twice_checked: bool = False  # a call that added a sum's own term to its result was held back once
-    pending_calls: list[ToolCall] = field(default_factory=list)  # calls for the items an observation named
     made_up_again_checked: bool = False  # a call that took such a call's made-up numbers again was held back once
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
