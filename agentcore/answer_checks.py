@@ -23,6 +23,7 @@ from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
 from agentcore.tool_fit import fitting_tools, tool_docs
+from agentcore.unfetched import counts_only
 from agentcore.unfinished import (
     argument_values,
     derived,
@@ -267,6 +268,27 @@ def made_up_check(run: Run, answer: str) -> bool:
     return bool(inputs)
 
 
+def counts_check(run: Run, answer: str) -> bool:
+    """Once: the answer is the result of a call on the task's own numbers alone ("3 + 1" for "3 backpacks and a
+    webcam") while the task names items an offered tool fetches (`run.unfetched`, agentcore.unfetched): those
+    items are to be fetched first."""
+    done = good_steps(run)
+    if not run.unfetched or run.made_up_at:
+        return False
+    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
+    if made_up(run.ctx.task, answer, steps, least=1)[0] or not counts_only(run.ctx.task, answer, steps):
+        return False
+    result = made_up(run.ctx.task, answer, steps, least=0)[1]
+    makers = {s.call.name for s in done if s.call is not None}
+    tools = [spec.name for spec in run.specs if spec.name not in makers]
+    run.made_up_at.append(len(done))
+    run.forced = frozenset(tools)
+    run.notice("final answer was computed from the task's numbers alone; its items are to be fetched first",
+               items=list(run.unfetched))  # fmt: skip
+    run.messages.append(prompting.counts_notice(run.ctx.task, result, tools, run.unfetched))
+    return True
+
+
 def wrong_row_check(run: Run, answer: str) -> bool:
     """Once: the answer's numbers come from lines of the last result that do not name the task's item, while one
     line does (agentcore.rows): the model took the first row of a table. The notice quotes the right line."""
@@ -335,6 +357,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     unit_check,
     uncombined_check,
     made_up_check,
+    counts_check,
     wrong_row_check,
     memory_answer_check,
     held_answer_check,

@@ -37,7 +37,7 @@ def sum_terms(expression: str) -> list[float]:
     """The number terms of an expression's outermost sum (`899 + 159` -> 899, 159); [] for anything else."""
     try:
         tree = ast.parse(expression, mode="eval").body
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # surrogates, NUL bytes, deep nesting
         return []
     if not (isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Add)):
         return []

@@ -16,6 +16,7 @@ from agentcore.asked_units import asked_unit, with_time_factor
 from agentcore.comparisons import as_difference
 from agentcore.counted_twice import counted_twice
 from agentcore.dates import in_documented_layout
+from agentcore.enum_lists import named_only
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional, mentions, placeholders, task_words, unsupplied, with_value
 from agentcore.messages import NoticePart, SystemPart, ToolCall, ToolSpec
@@ -466,16 +467,20 @@ def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> di
 
 def asked_only(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, less the optional arguments no one asked for (agentcore.unstated): the tool's defaults
-    apply. Applied once the call checks have passed, since made-up optional values are their evidence that a
-    call does not fit the task (`misfit`)."""
+    apply. Lists of enum values keep the values the conversation names (agentcore.enum_lists). Applied once the
+    call checks have passed, since made-up optional values are their evidence that a call does not fit the task
+    (`misfit`)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     required = set(spec.parameters.get("required") or []) if spec is not None else set(call.arguments)
-    if spec is None or set(call.arguments) <= required:
-        return call  # most calls: no optional argument to judge, so the conversation is not read
-    left_out = unstated(call.arguments, spec.parameters, _spoken(run))
-    if not left_out:
+    lists = any(isinstance(v, list) for v in call.arguments.values())
+    if spec is None or (set(call.arguments) <= required and not lists):
+        return call  # most calls: no optional argument or list to judge, so the conversation is not read
+    spoken = _spoken(run)
+    arguments = named_only(call.arguments, spec.parameters, spoken)
+    left_out = unstated(arguments, spec.parameters, spoken)
+    if not left_out and arguments is call.arguments:
         return call
-    fixed = ToolCall(name=call.name, arguments={k: v for k, v in call.arguments.items() if k not in left_out})
+    fixed = ToolCall(name=call.name, arguments={k: v for k, v in arguments.items() if k not in left_out})
     run.notice("optional arguments no one asked for left out", call=call.signature(), fixed=fixed.signature())
     return fixed
 

@@ -244,12 +244,7 @@ def _check_notice_text(part: NoticePart) -> str:
             "Call a tool to compute what the task asks" + (" from the tool results." if latest else ".")
         )
     if part.notice == "made_up":
-        return (
-            f"Not done yet: {clip(part.result)} was computed from {numbers}, which are in neither the task nor any"
-            f" tool result: they were made up.\nTask: {task}\nGet each value the task needs"
-            + (f" ({', '.join(part.results)})" if part.results else "")
-            + f" with {part.what} first, then compute with the results."
-        )
+        return _made_up_text(part)
     if part.notice == "doubled":
         fixed = part.call or ToolCall("the tool", {})
         example = _example(fixed)
@@ -273,6 +268,23 @@ def _check_notice_text(part: NoticePart) -> str:
     return (
         f"Not run: {numbers} was the input of an earlier step, whose result is {clip(part.result)}.\n"
         f"Task: {task}\nCall {fixed.name} with the result instead, for example: {call}"
+    )
+
+
+def _made_up_text(part: NoticePart) -> str:
+    """Inputs from nowhere (`names`), or none: the task's own numbers alone, its items (`results`) unfetched."""
+    task, numbers = part.task, " and ".join(part.names)
+    if not part.names:
+        return (
+            f"Not done yet: {clip(part.result)} was computed from the task's own numbers alone, but the task also"
+            f" names {', '.join(part.results)}, whose values no tool has returned yet.\nTask: {task}\nGet each"
+            f" value with {part.what} first, then compute with the results."
+        )
+    return (
+        f"Not done yet: {clip(part.result)} was computed from {numbers}, which are in neither the task nor any"
+        f" tool result: they were made up.\nTask: {task}\nGet each value the task needs"
+        + (f" ({', '.join(part.results)})" if part.results else "")
+        + f" with {part.what} first, then compute with the results."
     )
 
 

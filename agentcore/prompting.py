@@ -256,6 +256,11 @@ def made_up_notice(
     )
 
 
+def counts_notice(task: str, result: str, tools: Sequence[str], items: Sequence[str]) -> Message:
+    """An answer computed from the task's own numbers alone, `items` (task words a tool accepts) unfetched."""
+    return render(NoticePart("made_up", task, result=result, what=" or ".join(tools), results=tuple(items)))
+
+
 def doubled_notice(task: str, call: ToolCall, value: str, item: str) -> Message:
     return render(NoticePart("doubled", task, call=call, result=value, names=(item,)))
 

@@ -17,7 +17,7 @@ and 2 pens?", compose17's o07.)
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agentcore.grounding import placeholders
 from agentcore.messages import ToolCall, ToolSpec
@@ -35,8 +35,8 @@ CONTROL = "qzxv"  # a word no lookup holds: a tool that accepts it accepts anyth
 
 
 def one_made_up(run: Run, answer: str) -> bool:
-    """The answer is the result of a call with exactly one number from nowhere, and every call so far went to
-    the tool that made it, none with values the probes fetched (nothing was fetched)."""
+    """The answer is the result of a call with exactly one number from nowhere, or with none (`counts_only`), and
+    every call so far went to the tool that made it, none with values the probes fetched (nothing was fetched)."""
     settings = run.deps.settings
     if not settings.check_sources or run.final_only or settings.output_schema is not None or run.made_up_at:
         return False
@@ -46,7 +46,16 @@ def one_made_up(run: Run, answer: str) -> bool:
     if any(step.call is not None and step.call.signature() in run.resolved for step in done):
         return False  # a probe fetched its values (agentcore.named)
     steps = [(step.call.arguments if step.call else {}, step.result or "") for step in done]
-    return bool(made_up(run.ctx.task, answer, steps, least=1)[0]) and not made_up(run.ctx.task, answer, steps)[0]
+    if made_up(run.ctx.task, answer, steps)[0]:
+        return False  # two or more: the made-up check fires without the probes
+    return bool(made_up(run.ctx.task, answer, steps, least=1)[0]) or counts_only(run.ctx.task, answer, steps)
+
+
+def counts_only(task: str, answer: str, steps: list[tuple[Any, str]]) -> bool:
+    """The answer is the result of a call on the task's own numbers alone: "What would 3 backpacks and a webcam
+    set me back?" answered with `calculator("3 + 1")` = 4, the counts added up without the prices (compose18's
+    u07). Such a run goes back only where the task names items an offered tool can fetch (`unfetched_items`)."""
+    return bool(made_up(task, answer, steps, least=0)[1])
 
 
 async def unfetched_items(run: Run, answer: str, probe: Probe) -> tuple[str, ...]:

@@ -92,16 +92,28 @@ def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any
 # Words that always name an operation's factor, with the values a call may write for each ("half": / 2 or * 0.5).
 _PARTS = {"half": (0.5, 2), "quarter": (0.25, 4), "fifth": (0.2, 5), "tenth": (0.1, 10), "hundredth": (0.01, 100),
           "twice": (2,), "double": (2,), "triple": (3,)}  # fmt: skip
+# "three quarters", "two thirds": a count of parts, which a call writes as the product (0.75) or as the count
+# and the part's denominator (`* 3 / 4`).
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "nine": 9}
+_DENOMINATORS = {"thirds": 3, "quarters": 4, "fourths": 4, "fifths": 5, "sixths": 6, "eighths": 8, "tenths": 10}
+_SHARES = re.compile(rf"\b({'|'.join(_COUNTS)})[\s-]+({'|'.join(_DENOMINATORS)})\b")
 
 
 def unused_parts(task: str, calls: Sequence[dict[str, Any]], tools: str) -> list[str]:
-    """The factors the task writes as words ("one tenth of itself", "twice that price") that no call used in
-    either form and no called tool names (`tools`: their names and docs; a `double` tool doubles), as numbers: a
-    fetched price answered alone left "less one tenth of itself" undone (compose10's h15)."""
+    """The factors the task writes as words ("one tenth of itself", "twice that price", "three quarters of it")
+    that no call used in either form and no called tool names (`tools`: their names and docs; a `double` tool
+    doubles), as numbers: a fetched price answered alone left "less one tenth of itself" undone (compose10's
+    h15), and "plus three quarters of it" (compose18's u14)."""
     used = {v for arguments in calls for v in argument_values(arguments)}
     named = set(re.findall(r"[a-z]+", tools.lower()))
-    words = dict.fromkeys(w for w in re.findall(r"[a-z]+", task.lower()) if w in _PARTS and w not in named)
-    return [plain(_PARTS[w][0]) for w in words if not {round(float(v), 12) for v in _PARTS[w]} & used]
+    lowered = task.lower()
+    words = dict.fromkeys(w for w in re.findall(r"[a-z]+", lowered) if w in _PARTS and w not in named)
+    found = [plain(_PARTS[w][0]) for w in words if not {round(float(v), 12) for v in _PARTS[w]} & used]
+    for count, part in _SHARES.findall(lowered):
+        share = round(_COUNTS[count] / _DENOMINATORS[part], 12)
+        if share not in used and not {float(_COUNTS[count]), float(_DENOMINATORS[part])} <= used:
+            found.append(plain(share))
+    return list(dict.fromkeys(found))
 
 
 def echoes_task(task: str, answer: str, calls: Sequence[dict[str, Any]]) -> list[str]:
@@ -346,7 +358,7 @@ def without_term(expression: str, number: str) -> str | None:
     "7 + 2 * R" -> "2 * R"), or None when the number is no such term or nothing would be left."""
     try:
         tree = ast.parse(expression, mode="eval").body
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # surrogates, NUL bytes, deep nesting
         return None
     if not isinstance(tree, ast.BinOp) or not isinstance(tree.op, ast.Add | ast.Mult):
         return None
@@ -386,7 +398,7 @@ def _without_made_up_divisor(expression: str, known: set[float]) -> str:
     number, while an operation is left on its left."""
     try:
         tree = ast.parse(expression, mode="eval").body
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # surrogates, NUL bytes, deep nesting
         return expression
     if not (isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) and isinstance(tree.left, ast.BinOp)):
         return expression

@@ -29,7 +29,7 @@ CODE = 3  # a string whose words are all this short is a code ("CN", "IPR", "XL"
 STEM = 5  # a shared prefix this long makes two words one ("statistic", "statistics")
 
 
-def _tokens(text: str) -> set[str]:
+def tokens(text: str) -> set[str]:
     return {t[:-1] if len(t) > CODE and t.endswith("s") else t for t in _TOKEN.findall(_CAMEL.sub(" ", text).lower())}
 
 
@@ -39,7 +39,7 @@ def _said(words: set[str], spoken: set[str]) -> bool:
 
 def _asked_text(value: str, given: str, spoken: set[str]) -> bool:
     """Whether the conversation asks for a free string: it writes the value, or one of its content words."""
-    words = {w for w in _tokens(value) if w not in FUNCTION_WORDS}
+    words = {w for w in tokens(value) if w not in FUNCTION_WORDS}
     if any(c.isdigit() for c in value) or all(len(w) <= CODE for w in words):
         return True  # not judged: a date or code
     return value.casefold() in given.casefold() or _said(words, spoken)
@@ -49,7 +49,7 @@ def unstated(arguments: dict[str, Any], parameters: dict[str, Any], given: str) 
     """The optional arguments of `arguments` whose values `given` (the conversation) does not ask for."""
     properties = parameters.get("properties") or {}
     required = set(parameters.get("required") or [])
-    spoken = _tokens(given)
+    spoken = tokens(given)
     numbers: set[float] | None = None
     found = []
     for name, value in arguments.items():

@@ -86,6 +86,8 @@ def parse(text: str) -> Condition:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
         raise ExpressionError(f"not an expression: {exc.msg} (column {exc.offset})") from None
+    except ValueError as exc:  # a NUL byte or a lone surrogate
+        raise ExpressionError(f"not an expression: {exc}") from None
     names: set[str] = set()
     _check(tree, names)
     return Condition(text, tree, frozenset(names))

@@ -52,3 +52,12 @@ async def test_a_sums_term_added_to_its_result_is_held_back_and_the_sum_may_answ
     notice = model.requests[4].messages[-1].content
     assert notice.startswith("Not run: 1058 (899 + 159) already counts 899; adding 899 to it counts 899 twice.")
     assert model.requests[4].allow_final and result.output == "1058"
+
+
+@pytest.mark.parametrize("expression", ["\ud800 + 1", "1 +\x00 2", "(" * 400 + "1" + ")" * 400])
+def test_expressions_python_cannot_parse_are_no_sum(expression: str) -> None:
+    from agentcore.counted_twice import sum_terms
+    from agentcore.unfinished import without_term
+
+    assert sum_terms(expression) == []
+    assert without_term(expression, "1") is None

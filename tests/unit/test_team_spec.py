@@ -149,6 +149,8 @@ def test_conditions_evaluate_on_state(text: str, expected: bool) -> None:
         "open('f')",
         "drafts[0:2]",
         "x = 1",
+        "\ud800 == 1",  # a lone surrogate: Python's parser raises UnicodeEncodeError, not SyntaxError
+        "a ==\x00 1",
     ],
 )
 def test_conditions_refuse_everything_else(text: str) -> None:
