@@ -23,9 +23,14 @@ from agentcore.unstated import STEM, tokens
 ABBREVIATION = 4  # a written word this long that starts a value's word names it ("carb" for "carbohydrates")
 
 
+def _as_word(item: str) -> re.Pattern[str]:
+    """`item` as whole words ("S" is no size where "Saya" is written)."""
+    return re.compile(rf"(?<![\w-]){re.escape(item.casefold())}(?![\w-])")
+
+
 def _named(item: str, given: str, spoken: set[str]) -> bool:
     words = {w for w in tokens(item) if w not in FUNCTION_WORDS}
-    if item.casefold() in given.casefold():
+    if _as_word(item).search(given.casefold()):
         return True
     return any(
         w in spoken
@@ -48,8 +53,7 @@ def _choices(schema: Any) -> list[str] | None:
 
 def _copied(item: str, choices: list[str]) -> bool:
     """Whether an item comes from the choices: an enum value, or words of the docs' examples."""
-    words = re.compile(rf"(?<![\w-]){re.escape(item.casefold())}(?![\w-])")
-    return item in choices or any(words.search(choice.casefold()) for choice in choices)
+    return item in choices or any(_as_word(item).search(choice.casefold()) for choice in choices)
 
 
 def named_only(arguments: dict[str, Any], parameters: dict[str, Any], given: str) -> dict[str, Any]:

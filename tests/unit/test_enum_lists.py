@@ -100,3 +100,12 @@ def test_a_free_list_loses_the_docs_examples_no_one_named() -> None:
     assert named_only({"diet": ["vegan", "gluten-free"]}, DIET, "Thai food") == {}
     # items of the model's own (not the docs') are not judged, and a word inside a longer one is no example
     assert named_only({"diet": ["halal", "vega"]}, DIET, "Thai food") == {"diet": ["halal", "vega"]}
+
+
+def test_a_one_letter_size_is_named_as_a_word_only() -> None:
+    sizes = {
+        "type": "object",
+        "properties": {"sizes": {"type": "array", "items": {"type": "string"}, "description": "e.g., ['S', 'M', 'L']"}},
+    }
+    task = "Saya ingin menukarkan ukuran yang saya miliki dengan ukuran M."
+    assert named_only({"sizes": ["M", "S"]}, sizes, task) == {"sizes": ["M"]}
