@@ -282,6 +282,8 @@ def counts_check(run: Run, answer: str) -> bool:
     makers = {s.call.name for s in done if s.call is not None}
     tools = [spec.name for spec in run.specs if spec.name not in makers]
     run.made_up_at.append(len(done))
+    # its result stands for nothing, as a made-up call's does: no later check offers it to combine
+    run.made_up_calls |= {s.call.signature() for s in done if s.call is not None and (s.result or "").strip() == result}
     run.forced = frozenset(tools)
     run.notice("final answer was computed from the task's numbers alone; its items are to be fetched first",
                items=list(run.unfetched))  # fmt: skip

@@ -87,7 +87,8 @@ def placeholders(
 
 def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[str]:
     """The task's own content words that the tool's docs do not use, adjacent ones kept together ("desk lamp"):
-    the candidates for a value. A comparative ("cheaper than") is none: "webcam cheaper" was no item."""
+    the candidates for a value. A comparative ("cheaper than") is none: "webcam cheaper" was no item; nor is a
+    verb before its object ("set me back")."""
     quoted = re.findall(r"(?<!\w)'([^']+)'(?!\w)|\"([^\"]+)\"", task)  # not the apostrophes of "laptop's"
     if quoted:  # quoted material is a value as written
         return [a or b for a, b in quoted][:MAX_CANDIDATES]
@@ -95,11 +96,21 @@ def task_words(task: str, description: str, parameters: dict[str, Any]) -> list[
     runs: list[list[str]] = [[]]
     tokens = [_POSSESSIVE.sub("", t) for t in re.findall(r"[a-z][a-z'-]*|\S", task.lower())]  # "laptop's": laptop
     for i, token in enumerate(tokens):
-        if len(token) > 2 and token not in FUNCTION_WORDS | docs and not _is_verb(token) and not _compares(tokens, i):
+        if (
+            len(token) > 2
+            and token not in FUNCTION_WORDS | docs
+            and not _is_verb(token)
+            and not _compares(tokens, i)
+            and tokens[i + 1 : i + 2] not in _OBJECTS
+        ):
             runs[-1].append(token)
         elif runs[-1]:
             runs.append([])
     return list(dict.fromkeys(" ".join(run) for run in runs if run))[:MAX_CANDIDATES]
+
+
+# A word right before an object pronoun is a verb, not part of an item: "a webcam set me back" named "webcam set".
+_OBJECTS = (["me"], ["us"], ["him"], ["them"])
 
 
 def _compares(tokens: list[str], i: int) -> bool:

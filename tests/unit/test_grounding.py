@@ -46,6 +46,11 @@ def test_task_words_leave_out_function_words_and_the_docs_own() -> None:
 def test_a_comparative_before_than_is_no_task_word_but_an_item_there_is() -> None:
     assert task_words("By how much is a webcam cheaper than a monitor?", DOC, SCHEMA) == ["webcam", "monitor"]
     assert task_words("Is a laptop than a tablet?", DOC, SCHEMA) == ["laptop", "tablet"]  # an article: an item
+    assert task_words("What would 3 backpacks and a webcam set me back?", DOC, SCHEMA) == [
+        "backpacks",
+        "webcam",
+        "back",
+    ]
     assert task_words("Do 2 pens weigh more than a laptop?", DOC, SCHEMA) == ["pens", "laptop"]
 
 

@@ -115,3 +115,20 @@ async def test_a_repeat_of_a_tool_that_takes_any_text_is_a_repeat() -> None:
     result = await Agent(model, tools=[word_count]).run("Count the words in 'pens and notebooks' for the word count.")
     assert [s.result for s in result.steps if s.call is not None] == ["3", "3"]
     assert not any("it ran for the item" in n for n in notices(result.trace))
+
+
+async def test_a_sum_of_the_tasks_counts_goes_back_when_the_tool_can_fetch_the_tasks_items() -> None:
+    """compose18's u07: `3 + 1` for "3 notebooks and a pen", no price fetched, no number made up."""
+    made_up = [call("calculator", expression="3 + 1"), "3 + 1 = 4"]
+    fetched = [call("lookup", table="prices", key="notebooks"), call("lookup", table="prices", key="pen")]
+    model = ScriptedModel([*made_up, *fetched, call("calculator", expression="3 * 3.5 + 1.2"), "11.7"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What would 3 notebooks and a pen set me back?")
+    sent_back = model.requests[2].messages[-1].content
+    assert "computed from the task's own numbers alone" in sent_back and "notebooks, pen" in sent_back
+    assert result.output == "11.7"  # the 4 of `3 + 1` is no result left to combine
+
+
+async def test_a_sum_of_the_tasks_own_numbers_stands_where_no_tool_fetches_them() -> None:
+    model = ScriptedModel([call("calculator", expression="3 + 1"), "4"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What is 3 plus 1?")
+    assert result.output == "4" and not notices(result.trace)
