@@ -38,12 +38,21 @@ _SUM = re.compile(
 _CLOSE = 0.01  # "0.33" for a third
 
 
+# "three quarters of it", "two thirds of that price": a count of parts, then "of".
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}
+_SHARE = re.compile(
+    rf"\b({'|'.join(_COUNTS)})[\s-]+(third|quarter|fourth|fifth|sixth|eighth|tenth)s\s+of\b", re.IGNORECASE
+)
+
+
 def named_portions(task: str) -> list[float]:
-    """The fractions that the task names as portions of something ("half of it" -> 0.5, "15% of" -> 0.15)."""
+    """The fractions that the task names as portions of something ("half of it" -> 0.5, "15% of" -> 0.15,
+    "three quarters of it" -> 0.75)."""
     found = []
     for match in _PORTION.finditer(task):
         half, named, percent = match.groups()
         found.append(float(percent) / 100 if percent else _NAMED[(half or named).lower()])
+    found += [_COUNTS[count.lower()] * _NAMED[part.lower()] for count, part in _SHARE.findall(task)]
     return found
 
 

@@ -112,7 +112,7 @@ def unused_parts(task: str, calls: Sequence[dict[str, Any]], tools: str) -> list
     for count, part in _SHARES.findall(lowered):
         share = round(_COUNTS[count] / _DENOMINATORS[part], 12)
         if share not in used and not {float(_COUNTS[count]), float(_DENOMINATORS[part])} <= used:
-            found.append(plain(share))
+            found.append(f"{_COUNTS[count]}/{_DENOMINATORS[part]}")  # as written: "with 240 and 0.75" got `3/4 * 0.75`
     return list(dict.fromkeys(found))
 
 

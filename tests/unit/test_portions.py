@@ -22,6 +22,8 @@ from agentcore.tools.function import tool
         ("add 12.5 percent of the total", [0.125]),
         ("Add 11 to the price of a usb cable.", []),
         ("the second half", []),  # no "of": not a portion of something
+        ("a desk plus three quarters of it", [0.75]),  # a count of parts (compose18's u14)
+        ("two-thirds of the price", [2 / 3]),
     ],
 )
 def test_named_portions(task: str, portions: list[float]) -> None:
@@ -46,6 +48,7 @@ def test_named_portions(task: str, portions: list[float]) -> None:
         ("215 / 2", "What is half of it?", ["215"], "215 / 2"),  # over the denominator: right
         ("215 / 0.5", "What is 215 over 0.5, plus half of it?", ["215"], "215 / 0.5"),  # the task writes 0.5
         ("214 / 0.5", "What is half of it?", ["215"], "214 / 0.5"),  # 214 no tool returned
+        ("240 + 3/4", "a desk plus three quarters of it", ["240"], "240 + 240 * 3/4"),
     ],
 )
 def test_of_results(expression: str, task: str, results: list[str], runs: str) -> None:

@@ -629,10 +629,10 @@ async def test_an_items_price_left_out_of_the_product_goes_back_with_both_result
         ("Take half of the price of a desk.", [{"expression": "240 * 0.5"}], "calculator", []),
         ("What is twice the price of a pen?", [{"key": "pen"}], "lookup", ["2"]),
         ("double 21", [{"n": 21}], "double: doubles a number", []),  # the tool named by the word did it
-        ("a desk plus three quarters of it", [{"key": "desk"}], "lookup", ["0.75"]),  # a count of parts
+        ("a desk plus three quarters of it", [{"key": "desk"}], "lookup", ["3/4"]),  # a count of parts
         ("a desk plus three quarters of it", [{"expression": "240 * 3 / 4"}], "calculator", []),
         ("a desk plus three quarters of it", [{"expression": "240 * 0.75"}], "calculator", []),
-        ("two thirds of a tablet", [{"key": "tablet"}], "lookup", ["0.666666666667"]),
+        ("two thirds of a tablet", [{"key": "tablet"}], "lookup", ["2/3"]),
     ],
 )
 def test_unused_parts(task: str, calls: list[dict[str, Any]], tools: str, pending: list[str]) -> None:
