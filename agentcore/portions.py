@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.unfinished import BARE_NUMBER, PERCENT, leaves, numbers_in, values_in
+from agentcore.unfinished import BARE_NUMBER, PERCENT, leaves, numbers_in, shares, values_in
 
 _NAMED = {"half": 1 / 2, "third": 1 / 3, "quarter": 1 / 4, "fourth": 1 / 4, "fifth": 1 / 5, "sixth": 1 / 6,
           "eighth": 1 / 8, "tenth": 1 / 10, "hundredth": 1 / 100}  # fmt: skip
@@ -38,13 +38,6 @@ _SUM = re.compile(
 _CLOSE = 0.01  # "0.33" for a third
 
 
-# "three quarters of it", "two thirds of that price": a count of parts, then "of".
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}
-_SHARE = re.compile(
-    rf"\b({'|'.join(_COUNTS)})[\s-]+(third|quarter|fourth|fifth|sixth|eighth|tenth)s\s+of\b", re.IGNORECASE
-)
-
-
 def named_portions(task: str) -> list[float]:
     """The fractions that the task names as portions of something ("half of it" -> 0.5, "15% of" -> 0.15,
     "three quarters of it" -> 0.75)."""
@@ -52,7 +45,7 @@ def named_portions(task: str) -> list[float]:
     for match in _PORTION.finditer(task):
         half, named, percent = match.groups()
         found.append(float(percent) / 100 if percent else _NAMED[(half or named).lower()])
-    found += [_COUNTS[count.lower()] * _NAMED[part.lower()] for count, part in _SHARE.findall(task)]
+    found += [count / part for count, part in shares(task, then=r"\s+of\b")]  # "three quarters of it"
     return found
 
 

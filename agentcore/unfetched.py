@@ -48,14 +48,15 @@ def one_made_up(run: Run, answer: str) -> bool:
     steps = [(step.call.arguments if step.call else {}, step.result or "") for step in done]
     if made_up(run.ctx.task, answer, steps)[0]:
         return False  # two or more: the made-up check fires without the probes
-    return bool(made_up(run.ctx.task, answer, steps, least=1)[0]) or counts_only(run.ctx.task, answer, steps)
+    return bool(counts_only(run.ctx.task, answer, steps))  # one number from nowhere, or none
 
 
-def counts_only(task: str, answer: str, steps: list[tuple[Any, str]]) -> bool:
-    """The answer is the result of a call on the task's own numbers alone: "What would 3 backpacks and a webcam
-    set me back?" answered with `calculator("3 + 1")` = 4, the counts added up without the prices (compose18's
-    u07). Such a run goes back only where the task names items an offered tool can fetch (`unfetched_items`)."""
-    return bool(made_up(task, answer, steps, least=0)[1])
+def counts_only(task: str, answer: str, steps: list[tuple[Any, str]]) -> str:
+    """The result the answer repeats, of a call whatever its inputs ("" for none): with none from nowhere, the
+    task's own numbers alone, as "What would 3 backpacks and a webcam set me back?" answered with
+    `calculator("3 + 1")` = 4, the counts added up without the prices (compose18's u07). Such a run goes back
+    only where the task names items an offered tool can fetch (`unfetched_items`)."""
+    return made_up(task, answer, steps, least=0)[1]
 
 
 async def unfetched_items(run: Run, answer: str, probe: Probe) -> tuple[str, ...]:

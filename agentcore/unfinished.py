@@ -95,8 +95,15 @@ _PARTS = {"half": (0.5, 2), "quarter": (0.25, 4), "fifth": (0.2, 5), "tenth": (0
 # "three quarters", "two thirds": a count of parts, which a call writes as the product (0.75) or as the count
 # and the part's denominator (`* 3 / 4`).
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "nine": 9}
-_DENOMINATORS = {"thirds": 3, "quarters": 4, "fourths": 4, "fifths": 5, "sixths": 6, "eighths": 8, "tenths": 10}
-_SHARES = re.compile(rf"\b({'|'.join(_COUNTS)})[\s-]+({'|'.join(_DENOMINATORS)})\b")
+_DENOMINATORS = {"third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10}
+_SHARES = rf"\b({'|'.join(_COUNTS)})[\s-]+({'|'.join(_DENOMINATORS)})s\b"
+
+
+def shares(text: str, then: str = "") -> list[tuple[int, int]]:
+    """Each count of parts the text writes (followed by the pattern `then`), as (count, denominator): "three
+    quarters" -> (3, 4)."""
+    found = re.findall(_SHARES + then, text, re.IGNORECASE)
+    return [(_COUNTS[c.lower()], _DENOMINATORS[p.lower()]) for c, p in found]
 
 
 def unused_parts(task: str, calls: Sequence[dict[str, Any]], tools: str) -> list[str]:
@@ -109,10 +116,9 @@ def unused_parts(task: str, calls: Sequence[dict[str, Any]], tools: str) -> list
     lowered = task.lower()
     words = dict.fromkeys(w for w in re.findall(r"[a-z]+", lowered) if w in _PARTS and w not in named)
     found = [plain(_PARTS[w][0]) for w in words if not {round(float(v), 12) for v in _PARTS[w]} & used]
-    for count, part in _SHARES.findall(lowered):
-        share = round(_COUNTS[count] / _DENOMINATORS[part], 12)
-        if share not in used and not {float(_COUNTS[count]), float(_DENOMINATORS[part])} <= used:
-            found.append(f"{_COUNTS[count]}/{_DENOMINATORS[part]}")  # as written: "with 240 and 0.75" got `3/4 * 0.75`
+    for count, denominator in shares(lowered):
+        if round(count / denominator, 12) not in used and not {float(count), float(denominator)} <= used:
+            found.append(f"{count}/{denominator}")  # as written: "with 240 and 0.75" got `3/4 * 0.75`
     return list(dict.fromkeys(found))
 
 
