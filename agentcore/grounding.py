@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
+from agentcore.lemmas import same_word
 from agentcore.steps import STEP_VERBS
 from agentcore.unfinished import leaves, numbers_in, spelled_numbers
 
@@ -40,12 +42,26 @@ def _words(text: str) -> list[str]:
 
 
 def mentions(text: str, value: str) -> bool:
-    """`value` written in `text` as whole words, a plural "s" allowed either way."""
-    words = " ".join(_words(value))
-    if not words:
+    """`value` written in `text` as whole words, a plural "s" allowed either way, or any other form of its words
+    ("mice" for "mouse": `agentcore.lemmas`)."""
+    wanted, written = _words(value), _words(text)
+    if not wanted:
         return True
-    stem = re.escape(words.removesuffix("s"))
-    return re.search(rf"(?<![a-z]){stem}s?(?![a-z])", " ".join(_words(text))) is not None
+    stem = re.escape(" ".join(wanted).removesuffix("s"))
+    if re.search(rf"(?<![a-z]){stem}s?(?![a-z])", " ".join(written)) is not None:
+        return True
+    return _forms_of(tuple(wanted), tuple(written))
+
+
+@lru_cache(maxsize=1024)
+def _forms_of(wanted: tuple[str, ...], written: tuple[str, ...]) -> bool:
+    """`wanted` runs in `written`, word by word, each word in some form of it (`lemmas.same_word`). Cached: the
+    checks ask this of the same run's text many times."""
+    n = len(wanted)
+    return any(
+        all(same_word(a, b) for a, b in zip(wanted, written[i : i + n], strict=True))
+        for i in range(len(written) - n + 1)
+    )
 
 
 def _enum_values(schema: Any) -> set[str]:

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from agentcore.grounding import placeholders
+from agentcore.lemmas import irregular
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.named import BLANK, blank_calls
 from agentcore.probe import runs
@@ -65,7 +66,7 @@ async def unfetched_items(run: Run, answer: str, probe: Probe) -> tuple[str, ...
     if not one_made_up(run, answer):
         return ()
     used = {step.call.name for step in good_steps(run) if step.call is not None}
-    words = [word for word in dict.fromkeys(runs(run.ctx.task, shorter=False)) if word != CONTROL]
+    words = [word for word in task_words(run.ctx.task) if word != CONTROL]
     templates = [call for spec in run.specs if spec.name not in used for call, _ in blank_calls(spec)]
     tried = [CONTROL, *words]
     candidates = [
@@ -94,9 +95,21 @@ def placeholder_alternatives(call: ToolCall, spec: ToolSpec, task: str, results:
     (`probe.chosen`). [] when there are more than MAX_FETCH_PROBES."""
     if not placeholders(call.arguments, spec.description, spec.parameters, task, results):
         return []
-    words = list(dict.fromkeys(runs(task, shorter=False)))
+    words = task_words(task)
     candidates = [_with_word(template, word) for template, _ in blank_calls(spec) for word in words]
     return candidates if len(candidates) <= MAX_FETCH_PROBES else []
+
+
+def task_words(task: str) -> list[str]:
+    """The task's content words and word pairs (`probe.runs`), each single word followed by its lemma where a
+    lookup that drops a plural "s" would miss it: "mice", then "mouse" (compose19's a07)."""
+    found = []
+    for word in runs(task, shorter=False):
+        found.append(word)
+        form = irregular(word) if " " not in word else None
+        if form:
+            found.append(form)
+    return list(dict.fromkeys(found))
 
 
 def _with_word(template: ToolCall, word: str) -> ToolCall:
