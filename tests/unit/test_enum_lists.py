@@ -1,4 +1,4 @@
-"""Lists of enum values that copy the enum keep only the values the conversation names (agentcore.enum_lists)."""
+"""Lists keep only the items the conversation names (agentcore.enum_lists)."""
 
 from __future__ import annotations
 
@@ -47,10 +47,15 @@ LIBRARY = {
             "the carbs and bedrooms",
             {"location": "x", "preferences": ["Cafe Inside"], "features": ["Bedrooms", "Carbohydrates"]},
         ),
-        (  # a one-value list is the model's choice, and lists of free strings are not judged
-            {"location": "x", "preferences": ["24 hours"], "tags": ["a", "b"]},
+        (  # free items no one named go too; a required list with none named is sent as written
+            {"location": "x", "preferences": ["24 hours"], "tags": ["art", "music"]},
             "a library open late",
-            {"location": "x", "preferences": ["24 hours"], "tags": ["a", "b"]},
+            {"location": "x", "preferences": ["24 hours"]},
+        ),
+        (  # the initials of written words name an item
+            {"location": "x", "preferences": ["24 hours"], "tags": ["SSN", "USA"]},
+            "extra large prints, a social security number",
+            {"location": "x", "preferences": ["24 hours"], "tags": ["SSN"]},
         ),
     ],
 )
@@ -95,11 +100,11 @@ DIET = {
 }
 
 
-def test_a_free_list_loses_the_docs_examples_no_one_named() -> None:
+def test_a_free_list_loses_the_items_no_one_named() -> None:
     assert named_only({"diet": ["vegan", "gluten-free"]}, DIET, "Thai food and a vegan menu") == {"diet": ["vegan"]}
     assert named_only({"diet": ["vegan", "gluten-free"]}, DIET, "Thai food") == {}
-    # items of the model's own (not the docs') are not judged, and a word inside a longer one is no example
-    assert named_only({"diet": ["halal", "vega"]}, DIET, "Thai food") == {"diet": ["halal", "vega"]}
+    # items of the model's own go too, and a word inside a longer one names nothing; one with a digit stays
+    assert named_only({"diet": ["halal", "vega", "2000 kcal"]}, DIET, "Thai food") == {"diet": ["2000 kcal"]}
 
 
 def test_a_one_letter_size_is_named_as_a_word_only() -> None:
