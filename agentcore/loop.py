@@ -16,6 +16,7 @@ from agentcore import comparisons, prompting
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
+from agentcore.fetch_first import held_first
 from agentcore.loop_checks import (
     CALL_CHECKS,
     asked_only,
@@ -85,6 +86,8 @@ class ToolTurn:
         if signature in run.seen_calls:
             return repeated(run, call, signature)
         if any(check(run, call) for check in CALL_CHECKS):
+            return ModelTurn()
+        if await held_first(run, call, lambda calls: timed_outcomes(run, calls)):
             return ModelTurn()
         return await _policed(run, step, call, signature)
 

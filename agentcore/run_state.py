@@ -30,6 +30,7 @@ class LoopSettings:
     constrain_final: bool = True
     check_unfinished: bool = True  # agentcore.unfinished: a final answer that only repeats a result goes back once
     check_sources: bool = True  # agentcore.unfinished: a final answer with numbers no tool returned goes back once
+    fetch_first: bool = True  # agentcore.fetch_first: a first call on made-up numbers waits for the task's items
     answer_at_limit: bool = True  # agentcore.loop.last_turn: the last turn max_steps allows offers only an answer
 
 
@@ -106,6 +107,7 @@ class Run:
     made_up_result_checked: bool = False  # a call that took the result of such a call was held back once
     counted_twice_checked: bool = False  # a call that added a sum's own term to its result was held back once
     made_up_again_checked: bool = False  # a call that took such a call's made-up numbers again was held back once
+    fetch_first_checked: bool = False  # a first call on made-up numbers was probed for items (agentcore.fetch_first)
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
     status: RunStatus = "completed"

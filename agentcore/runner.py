@@ -45,6 +45,7 @@ class RunOwner(Protocol):
     follow_steps: bool
     check_unfinished: bool
     check_sources: bool
+    fetch_first: bool
     max_tokens: int
     retries: int
     think: int
@@ -159,6 +160,7 @@ class RunDriver:
             constrain_final=agent.constrain_final,
             check_unfinished=agent.check_unfinished,
             check_sources=agent.check_sources,
+            fetch_first=agent.fetch_first,
         )
 
     def _started(self) -> RunStarted:

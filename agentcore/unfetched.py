@@ -65,7 +65,12 @@ async def unfetched_items(run: Run, answer: str, probe: Probe) -> tuple[str, ...
     `one_made_up` holds. A tool choice that accepts `CONTROL` too names no item."""
     if not one_made_up(run, answer):
         return ()
-    used = {step.call.name for step in good_steps(run) if step.call is not None}
+    return await fetchable(run, {step.call.name for step in good_steps(run) if step.call is not None}, probe)
+
+
+async def fetchable(run: Run, used: set[str], probe: Probe) -> tuple[str, ...]:
+    """The task's words that an offered read-only tool not in `used` accepts; a tool choice that accepts
+    `CONTROL` too names no item."""
     words = [word for word in task_words(run.ctx.task) if word != CONTROL]
     templates = [call for spec in run.specs if spec.name not in used for call, _ in blank_calls(spec)]
     tried = [CONTROL, *words]

@@ -17,7 +17,14 @@ def lookup(key: str) -> str:
     return PRICES[key]
 
 
+def let_through(model: ScriptedModel) -> Agent[None, str]:
+    agent: Agent[None, str] = Agent(model, tools=[lookup, calculator])
+    agent.fetch_first = False
+    return agent
+
+
 TASK = "What is the combined price of a laptop and a printer?"
+# The made-up call runs first, as it does where nothing held it back (`Agent.fetch_first`, agentcore.fetch_first).
 MADE_UP = [call("calculator", expression="2 * (100 + 50)"), call("lookup", key="laptop"), call("lookup", key="printer")]
 
 
@@ -25,7 +32,7 @@ async def test_made_up_numbers_taken_again_after_the_lookups_are_held_back() -> 
     """compose16's l08: `100 + 50 + 159` after `2 * (100 + 50)` and both lookups."""
     again = call("calculator", expression="100 + 50 + 159")
     model = ScriptedModel([*MADE_UP, again, call("calculator", expression="899 + 159"), "1058"])
-    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    result = await let_through(model).run(TASK)
     held = model.requests[4]
     assert held.messages[-1].content.startswith("Not run: 50 and 100 were made up earlier; no tool returned them.")
     assert "values the tools returned (899, 159)" in held.messages[-1].content
@@ -37,4 +44,4 @@ async def test_made_up_numbers_taken_again_after_the_lookups_are_held_back() -> 
 async def test_one_made_up_number_again_runs() -> None:
     # one number of the made-up call again beside real values: a constant of the model's own, maybe
     model = ScriptedModel([*MADE_UP, call("calculator", expression="899 + 159 + 50"), "1108"])
-    assert (await Agent(model, tools=[lookup, calculator]).run(TASK)).output == "1108"
+    assert (await let_through(model).run(TASK)).output == "1108"

@@ -29,7 +29,9 @@ async def test_a_made_up_result_taken_again_is_held_and_the_call_written_out_wit
             "809.1",
         ]
     )
-    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    agent: Agent[None, str] = Agent(model, tools=[lookup, calculator])
+    agent.fetch_first = False  # the made-up call runs, as where nothing held it back (agentcore.fetch_first)
+    result = await agent.run(TASK)
     notice = model.requests[4].messages[-1].content
     assert notice.startswith('Not run: 90 came from calculator({"expression": "100 - 0.1 * 100"}), whose inputs')
     assert notice.endswith('{"tool": "calculator", "arguments": {"expression": "899 - 0.1 * 899"}}')

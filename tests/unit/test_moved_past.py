@@ -42,9 +42,12 @@ def test_last_result_instead(
     assert last_result_instead(MONITOR, answer, steps, made_up) == expected
 
 
-async def run(script: list[object], task: str, max_steps: int = 8) -> tuple[str | None, list[str], ScriptedModel]:
+async def run(
+    script: list[object], task: str, max_steps: int = 8, *, fetch_first: bool = True
+) -> tuple[str | None, list[str], ScriptedModel]:
     model, events = ScriptedModel(script), list[Event]()  # type: ignore[arg-type]
     agent: Agent[None, str] = Agent(model, tools=toolbox.agent_tools(["lookup", "calculator"]), max_steps=max_steps)
+    agent.fetch_first = fetch_first  # False: a made-up first call runs (agentcore.fetch_first)
     result = await agent.run(task, on_event=events.append)
     return result.output, [e.message for e in events if isinstance(e, Notice)], model
 
@@ -80,7 +83,7 @@ async def test_a_made_up_total_answered_after_the_lookups_goes_back_until_the_pr
         call("calculator", expression="4 * 7.25 + 45.9"),
         "74.9",
     ]
-    output, notices, _ = await run(script, MUGS)
+    output, notices, _ = await run(script, MUGS, fetch_first=False)
     assert notices.count("final answer was computed from made-up inputs; another tool is required") == 2
     assert "final answer repeats one of the results still to combine" in notices
     assert output == "74.9"
@@ -95,6 +98,6 @@ async def test_the_last_turn_answers_from_the_results_and_a_result_moved_past_gi
         call("calculator", expression="4 * 7.25 + 45.9"),
         "1004",  # the last turn of five: only an answer offered, and its made-up number gives way
     ]
-    output, notices, model = await run(script, MUGS, max_steps=6)
+    output, notices, model = await run(script, MUGS, max_steps=6, fetch_first=False)
     assert model.requests[-1].tools == ()
     assert any(n.startswith("last model turn") for n in notices) and output == "74.9"

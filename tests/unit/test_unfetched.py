@@ -21,6 +21,14 @@ def lookup(table: Literal["capitals", "prices"], key: str) -> str:
     return PRICES[key.removesuffix("s")]
 
 
+def let_through(model: ScriptedModel) -> Agent[None, str]:
+    """An agent that runs a made-up first call (agentcore.fetch_first holds it by default), so that the answer
+    check sees its result."""
+    agent: Agent[None, str] = Agent(model, tools=[lookup, calculator])
+    agent.fetch_first = False
+    return agent
+
+
 def notices(trace: list[dict[str, object]]) -> list[str]:
     return [str(e["message"]) for e in trace if e["kind"] == "notice"]
 
@@ -35,7 +43,7 @@ async def test_one_made_up_number_goes_back_when_the_tool_can_fetch_the_tasks_it
         "1.2",
     ]
     model = ScriptedModel([*made_up, *fetched, call("calculator", expression="3 * 3.5 + 2 * 1.2"), "12.9"])
-    result = await Agent(model, tools=[lookup, calculator]).run("What do 3 notebooks and 2 pens cost in total?")
+    result = await let_through(model).run("What do 3 notebooks and 2 pens cost in total?")
     assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
     sent_back = model.requests[2].messages[-1].content
     assert "(notebooks, pens) with lookup first" in sent_back
@@ -75,7 +83,7 @@ async def test_every_content_word_of_a_short_task_may_be_an_item() -> None:
     ]
     done = [call("calculator", expression="4 * 3.5 + 2 * 1.2"), "16.4"]
     model = ScriptedModel([call("calculator", expression="4 * 2 + 100"), "108", *fetched, *done])
-    result = await Agent(model, tools=[lookup, calculator]).run("How much for 4 notebooks and 2 pens?")
+    result = await let_through(model).run("How much for 4 notebooks and 2 pens?")
     assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
     assert "(notebooks, pens) with lookup first" in model.requests[2].messages[-1].content
     assert result.output == "16.4"

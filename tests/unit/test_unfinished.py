@@ -474,7 +474,9 @@ async def test_an_answer_computed_from_made_up_prices_goes_back_with_the_other_t
             "40455",
         ]
     )
-    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost, multiplied?")
+    agent = Agent(model, tools=[lookup, calculator])
+    agent.fetch_first = False  # the made-up call runs, as where nothing held it back (agentcore.fetch_first)
+    result = await agent.run("What do a laptop and a chair cost, multiplied?")
     notice = model.requests[2].messages[-1].content
     assert notice.startswith("Not done yet: 20000 was computed from 100 and 200, which are in neither the task")
     assert "(laptop, chair) with lookup first" in notice
@@ -487,7 +489,9 @@ async def test_a_made_up_result_that_a_call_on_looked_up_values_gave_again_is_an
     script = [call("calculator", expression="899+45"), "944.0", call("lookup", key="laptop")]
     script += [call("lookup", key="chair"), call("calculator", expression="899 + 45"), "944.0", "again"]
     model = ScriptedModel(script)
-    result = await Agent(model, tools=[lookup, calculator]).run("What do a laptop and a chair cost together?")
+    agent = Agent(model, tools=[lookup, calculator])
+    agent.fetch_first = False  # the guess runs (agentcore.fetch_first)
+    result = await agent.run("What do a laptop and a chair cost together?")
     assert result.output == "944.0"
     assert len(model.requests) == 6  # the made-up check fired once, before the lookups, and not again
     assert "was computed from 899 and 45" in str(model.requests[2].messages[-1].content)

@@ -1,0 +1,75 @@
+"""A first call on numbers from nowhere waits for the items the task names (agentcore.fetch_first)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from arithmetic_tools import calculator
+
+from agentcore import Agent
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+PRICES = {"notebook": "3.5", "pen": "1.2"}
+TASK = "What do 3 notebooks and 2 pens cost in total?"
+
+
+@tool(read_only=True)
+def lookup(table: Literal["capitals", "prices"], key: str) -> str:
+    """Look up a key in a table: capitals (country -> capital), prices (product -> price in dollars)."""
+    if table != "prices" or key.removesuffix("s") not in PRICES:
+        raise ValueError(f"no {key!r} in {table}")
+    return PRICES[key.removesuffix("s")]
+
+
+FETCHED = [call("lookup", table="prices", key="notebooks"), call("lookup", table="prices", key="pens")]
+DONE = [call("calculator", expression="3 * 3.5 + 2 * 1.2"), "12.9"]
+
+
+def notices(trace: list[dict[str, object]]) -> list[str]:
+    return [str(e["message"]) for e in trace if e["kind"] == "notice"]
+
+
+async def test_a_first_call_on_a_made_up_price_is_held_and_the_items_named() -> None:
+    """compose11's j07: `3 + 2 * 5`, the pens' price made up, before any lookup."""
+    model = ScriptedModel([call("calculator", expression="3 + 2 * 5"), *FETCHED, *DONE])
+    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    held = model.requests[1]
+    assert held.messages[-1].content.startswith("Not run: 5 is in neither the task nor any tool result")
+    assert "(notebooks, pens) with lookup first" in held.messages[-1].content
+    assert [t.name for t in held.tools] == ["lookup"] and not held.allow_final
+    assert result.steps[0].result is not None and result.steps[0].result.startswith("not run: 5 would be made up")
+    assert result.output == "12.9" and len(model.requests) == 5  # no made-up answer to send back
+
+
+async def test_a_constant_of_the_models_own_runs_where_no_tool_fetches_what_the_task_names() -> None:
+    model = ScriptedModel([call("calculator", expression="3 * 60"), "180"])
+    result = await Agent(model, tools=[lookup, calculator]).run("How many minutes are in 3 hours?")
+    assert result.output == "180" and not notices(result.trace)
+
+
+async def test_the_tasks_own_numbers_alone_run_first() -> None:
+    """`3 + 2` has no number from nowhere: the answer side judges it (agentcore.unfetched.counts_only)."""
+    model = ScriptedModel([call("calculator", expression="3 + 2"), "5", *FETCHED, *DONE])
+    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    assert result.steps[0].result == "5"
+    assert "first call computes with made-up numbers; the task's items are to be fetched first" not in notices(
+        result.trace
+    )
+
+
+async def test_a_made_up_call_after_a_lookup_runs() -> None:
+    """Only a first call is held: after a lookup, the answer checks judge what the run did."""
+    script = [FETCHED[0], call("calculator", expression="3 * 3.5 + 2 * 5"), "20.5", FETCHED[1], *DONE]
+    result = await Agent(ScriptedModel(script), tools=[lookup, calculator], max_steps=6).run(TASK)
+    assert result.steps[1].result == "20.5"
+    assert not any(n.startswith("first call computes") for n in notices(result.trace))
+
+
+async def test_fetch_first_off_lets_the_call_run() -> None:
+    model = ScriptedModel([call("calculator", expression="3 + 2 * 5"), "13", *FETCHED, *DONE])
+    agent: Agent[None, str] = Agent(model, tools=[lookup, calculator])
+    agent.fetch_first = False
+    result = await agent.run(TASK)
+    assert result.steps[0].result == "13"
+    assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
