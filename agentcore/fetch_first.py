@@ -31,9 +31,9 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     """Hold back `call` when it is the run's first and computes with numbers from nowhere that items the task
     names, fetched by another offered tool, should supply."""
     settings = run.deps.settings
-    if run.fetch_first_checked or not (settings.check_sources and settings.fetch_first) or run.final_only or settings.output_schema is not None:
+    if run.fetch_first_checked or not (settings.check_sources and settings.fetch_first) or run.final_only:
         return False
-    if any(step.call is not None for step in good_steps(run)):
+    if settings.output_schema is not None or any(step.call is not None for step in good_steps(run)):
         return False
     made = made_up_inputs(run.ctx.task, [(call.arguments, "")], 1)
     if not made:
