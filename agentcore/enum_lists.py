@@ -62,7 +62,7 @@ def _choices(schema: Any) -> list[str] | None:
     """A list argument's enum ([] for free items); None for no list."""
     if not isinstance(schema, dict) or schema.get("type") != "array" or not isinstance(schema.get("items"), dict):
         return None
-    enum = schema["items"].get("enum")
+    enum = schema["items"].get("enum", schema.get("enum"))  # an enum on the array means its items' (turns._bound)
     return [str(v) for v in enum] if isinstance(enum, list) else []
 
 

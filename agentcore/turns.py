@@ -67,10 +67,19 @@ def _bound(node: Any, defs: dict[str, Any], max_string: int, depth: int) -> Any:
     if "string" in types and "enum" not in out and "const" not in out:
         cap = max(max_string, _count(out, "minLength", 0))  # a required minimum beats the cap
         out["maxLength"] = min(_count(out, "maxLength", cap), cap)
+    if types == {"array"} and _scalars(out.get("enum")):
+        # An enum of single values on an array no array can satisfy: its author meant the items' choices
+        # (BFCL's `metrics: array, enum: [temperature, humidity, ...]`), and the grammar would send one bare string.
+        items = out.get("items") if isinstance(out.get("items"), dict) else {}
+        out["items"] = {**items, "enum": out.pop("enum")}
     if "array" in types:
         cap = max(MAX_ITEMS, _count(out, "minItems", 0))
         out["maxItems"] = min(_count(out, "maxItems", cap), cap)
     return out
+
+
+def _scalars(values: Any) -> bool:
+    return isinstance(values, list) and bool(values) and not any(isinstance(v, list | dict) for v in values)
 
 
 def _types(node: dict[str, Any]) -> set[str]:

@@ -114,3 +114,10 @@ def test_a_one_letter_size_is_named_as_a_word_only() -> None:
     }
     task = "Saya ingin menukarkan ukuran yang saya miliki dengan ukuran M."
     assert named_only({"sizes": ["M", "S"]}, sizes, task) == {"sizes": ["M"]}
+
+
+def test_an_enum_on_the_array_is_read_as_the_items_choices() -> None:
+    metrics = {"type": "array", "items": {"type": "string"}, "enum": ["temperature", "humidity", "co2"]}
+    schema = {"type": "object", "properties": {"metrics": metrics}}
+    task = "the latest temperature readings, 100 a page"
+    assert named_only({"metrics": ["temperature", "humidity"]}, schema, task) == {"metrics": ["temperature"]}

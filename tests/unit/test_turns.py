@@ -271,3 +271,11 @@ def test_a_free_text_answer_closes_before_max_tokens() -> None:
     short = ModelRequest(messages=MESSAGES, tools=(), constrain=True, max_tokens=64)
     schema = turn_schema(short)
     assert schema is not None and schema["properties"][FINAL_KEY]["anyOf"][0]["maxLength"] == 52
+
+
+def test_an_enum_of_single_values_on_an_array_is_the_items_enum() -> None:
+    """No array is one of ["temperature", "humidity"]: the author meant each item's choices (BFCL live_multiple)."""
+    metrics = {"type": "array", "items": {"type": "string"}, "enum": ["temperature", "humidity"], "default": []}
+    bounded = bound_schema({"type": "object", "properties": {"metrics": metrics}})["properties"]["metrics"]
+    assert "enum" not in bounded and bounded["items"]["enum"] == ["temperature", "humidity"]
+    assert bound_schema({"type": "array", "enum": [[1], [2]]})["enum"] == [[1], [2]]  # whole arrays: as written
