@@ -10,7 +10,9 @@ So the run's first call, when one of its numbers is in neither the task nor any 
 check probes (`unfetched.fetchable`): when another offered read-only tool accepts the task's words, those are
 items to fetch, and the call does not run; the notice names them and the next turn must call another tool. A
 first call whose made-up number is a constant the model knows ("3.5 * 60" for minutes in 3.5 hours) runs, since
-no tool fetches anything the task names. Probed once per run.
+no tool fetches anything the task names. Probed once per run. A later call that takes a held number again
+while an item is still unfetched is held once more, naming what is left: "How much for 4 notebooks and 2
+pens?" held `"4 * 2 + 10"`, looked up the notebooks, then wrote `"4 * 2 + 10"` again (compose17's o07).
 """
 
 from __future__ import annotations
@@ -18,37 +20,56 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agentcore import prompting
+from agentcore.grounding import mentions
 from agentcore.messages import ToolCall
-from agentcore.run_reads import good_steps
+from agentcore.run_reads import good_steps, used_text
 from agentcore.unfetched import Probe, fetchable
 from agentcore.unfinished import argument_numbers, made_up_inputs, plain
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
 
+MAX_HOLDS = 2  # the first call, and one call that takes its numbers again
+
 
 async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     """Hold back `call` when it is the run's first and computes with numbers from nowhere that items the task
-    names, fetched by another offered tool, should supply."""
+    names, fetched by another offered tool, should supply; or when it takes such a held number again while one of
+    those items is still unfetched."""
     settings = run.deps.settings
-    if run.fetch_first_checked or not (settings.check_sources and settings.fetch_first) or run.final_only:
+    if not (settings.check_sources and settings.fetch_first) or run.final_only or settings.output_schema is not None:
         return False
-    if settings.output_schema is not None or any(step.call is not None for step in good_steps(run)):
-        return False
-    made = made_up_inputs(run.ctx.task, [(call.arguments, "")], 1)
+    done = [(step.call.arguments, step.result or "") for step in good_steps(run) if step.call is not None]
+    made = [unknown for index, unknown in made_up_inputs(run.ctx.task, [*done, (call.arguments, "")], 1)
+            if index == len(done)]  # fmt: skip
     if not made:
         return False
-    run.fetch_first_checked = True
-    items = await fetchable(run, {call.name}, probe)
-    if not items:
+    if done:
+        return _held_again(run, call, made[0])
+    if run.fetch_first_checked:
         return False
+    run.fetch_first_checked = True
+    run.fetch_first_items = await fetchable(run, {call.name}, probe)
+    return bool(run.fetch_first_items) and _hold(run, call, made[0], run.fetch_first_items)
+
+
+def _held_again(run: Run, call: ToolCall, unknown: set[float]) -> bool:
+    if not run.fetch_first_items or len(run.fetch_first_held) >= MAX_HOLDS or not unknown & set(run.fetch_first_held):
+        return False
+    used = used_text(run)
+    left = tuple(item for item in run.fetch_first_items if not mentions(used, item))
+    return bool(left) and _hold(run, call, unknown, left)
+
+
+def _hold(run: Run, call: ToolCall, unknown: set[float], items: tuple[str, ...]) -> bool:
     ordered = dict.fromkeys(round(abs(v), 12) for v in argument_numbers(call.arguments))
-    numbers = [plain(v) for v in ordered if v in made[0][1]]
+    numbers = [plain(v) for v in ordered if v in unknown]
+    run.fetch_first_held.extend(v for v in ordered if v in unknown)
     tools = [spec.name for spec in run.specs if spec.name != call.name]
     value = " and ".join(numbers)
     run.steps[-1].result, run.steps[-1].tool_error = f"not run: {value} would be made up; no tool returned it", True
     run.forced = frozenset(tools)
-    run.notice("first call computes with made-up numbers; the task's items are to be fetched first",
+    run.notice("a call computes with made-up numbers; the task's items are to be fetched first",
                call=call.signature(), numbers=numbers, items=list(items))  # fmt: skip
     run.messages.append(prompting.made_up_notice(run.ctx.task, numbers, "", tools, items, call=call))
     return True

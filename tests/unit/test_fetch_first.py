@@ -53,9 +53,7 @@ async def test_the_tasks_own_numbers_alone_run_first() -> None:
     model = ScriptedModel([call("calculator", expression="3 + 2"), "5", *FETCHED, *DONE])
     result = await Agent(model, tools=[lookup, calculator]).run(TASK)
     assert result.steps[0].result == "5"
-    assert "first call computes with made-up numbers; the task's items are to be fetched first" not in notices(
-        result.trace
-    )
+    assert "a call computes with made-up numbers; the task's items are to be fetched first" not in notices(result.trace)
 
 
 async def test_a_made_up_call_after_a_lookup_runs() -> None:
@@ -63,7 +61,7 @@ async def test_a_made_up_call_after_a_lookup_runs() -> None:
     script = [FETCHED[0], call("calculator", expression="3 * 3.5 + 2 * 5"), "20.5", FETCHED[1], *DONE]
     result = await Agent(ScriptedModel(script), tools=[lookup, calculator], max_steps=6).run(TASK)
     assert result.steps[1].result == "20.5"
-    assert not any(n.startswith("first call computes") for n in notices(result.trace))
+    assert not any(n.startswith("a call computes") for n in notices(result.trace))
 
 
 async def test_fetch_first_off_lets_the_call_run() -> None:
@@ -73,3 +71,18 @@ async def test_fetch_first_off_lets_the_call_run() -> None:
     result = await agent.run(TASK)
     assert result.steps[0].result == "13"
     assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
+
+
+async def test_a_held_number_taken_again_while_an_item_waits_is_held_once_more() -> None:
+    """compose17's o07: `4 * 2 + 10` held, the notebooks looked up, then `4 * 2 + 10` again."""
+    made_up = call("calculator", expression="4 * 2 + 10")
+    script = [made_up, FETCHED[0], made_up, FETCHED[1], call("calculator", expression="4 * 3.5 + 2 * 1.2"), "16.4"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[lookup, calculator]).run("How much for 4 notebooks and 2 pens?")
+    again = model.requests[3].messages[-1].content
+    assert again.startswith("Not run: 10 is in neither") and "(pens) with lookup first" in again
+    assert result.output == "16.4"
+    assert (
+        notices(result.trace).count("a call computes with made-up numbers; the task's items are to be fetched first")
+        == 2
+    )
