@@ -69,6 +69,7 @@ def _hold(run: Run, call: ToolCall, unknown: set[float], items: tuple[str, ...])
     value = " and ".join(numbers)
     run.steps[-1].result, run.steps[-1].tool_error = f"not run: {value} would be made up; no tool returned it", True
     run.forced = frozenset(tools)
+    run.failed_calls.add(call.signature())  # it used none of the task's numbers: they are still to use
     run.notice("a call computes with made-up numbers; the task's items are to be fetched first",
                call=call.signature(), numbers=numbers, items=list(items))  # fmt: skip
     run.messages.append(prompting.made_up_notice(run.ctx.task, numbers, "", tools, items, call=call))

@@ -86,3 +86,19 @@ async def test_a_held_number_taken_again_while_an_item_waits_is_held_once_more()
         notices(result.trace).count("a call computes with made-up numbers; the task's items are to be fetched first")
         == 2
     )
+
+
+async def test_the_tasks_numbers_in_a_held_call_are_still_to_use() -> None:
+    """compose dev m09: `3 * 1.5 * 2.5` held, the backpack looked up, 49.5 answered: the 3 went into no call."""
+
+    @tool(read_only=True)
+    def price(item: str) -> str:
+        """The price of an item in dollars."""
+        return {"backpack": "49.5"}[item]
+
+    script = [call("calculator", expression="3 * 1.5 * 2.5"), call("price", item="backpack"), "49.5"]
+    script += [call("calculator", expression="49.5 / 3"), "16.5"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[price, calculator]).run("The price of a backpack divided among 3 friends?")
+    assert "the task still uses 3" in model.requests[3].messages[-1].content
+    assert result.output == "16.5"
