@@ -70,8 +70,8 @@ def _bound(node: Any, defs: dict[str, Any], max_string: int, depth: int) -> Any:
     if types == {"array"} and _scalars(out.get("enum")):
         # An enum of single values on an array no array can satisfy: its author meant the items' choices
         # (BFCL's `metrics: array, enum: [temperature, humidity, ...]`), and the grammar would send one bare string.
-        items = out.get("items") if isinstance(out.get("items"), dict) else {}
-        out["items"] = {**items, "enum": out.pop("enum")}
+        items = out.get("items")
+        out["items"] = {**(items if isinstance(items, dict) else {}), "enum": out.pop("enum")}
     if "array" in types:
         cap = max(MAX_ITEMS, _count(out, "minItems", 0))
         out["maxItems"] = min(_count(out, "maxItems", cap), cap)
