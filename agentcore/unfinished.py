@@ -313,9 +313,15 @@ def spelled_numbers(task: str) -> set[float]:
     return {round(float(_SPELLED[w]), 12) for w in re.findall(r"[a-z]+", task.lower()) if w in _SPELLED}
 
 
+# The whole a part is taken from: "a fifth of it" is `x / 5` as much as `x * 0.2`, so its 5 is the task's.
+_WHOLES = {"half": 2, "halves": 2, "hundredth": 100, **_DENOMINATORS}
+
+
 def given_numbers(task: str) -> set[float]:
-    """The numbers the task gives, in digits or words, and the two any call may use unasked."""
-    return values_in(task) | spelled_numbers(task) | {0.0, 1.0}
+    """The numbers the task gives, in digits or words (a part's whole too), and the two any call may use unasked."""
+    words = re.findall(r"[a-z]+", task.lower())
+    wholes = {float(_WHOLES.get(w, _WHOLES.get(w.removesuffix("s"), 0))) for w in words} - {0.0}
+    return values_in(task) | spelled_numbers(task) | wholes | {0.0, 1.0}
 
 
 def guessed(task: str, answer: str) -> list[str]:

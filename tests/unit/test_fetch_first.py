@@ -102,3 +102,10 @@ async def test_the_tasks_numbers_in_a_held_call_are_still_to_use() -> None:
     result = await Agent(model, tools=[price, calculator]).run("The price of a backpack divided among 3 friends?")
     assert "the task still uses 3" in model.requests[3].messages[-1].content
     assert result.output == "16.5"
+
+
+async def test_the_whole_of_a_part_the_task_names_is_no_made_up_number() -> None:
+    """compose19's a13: in `price - (price / 5)` for "minus a fifth of it", the 5 is the task's."""
+    model = ScriptedModel([call("calculator", expression="3 / 5"), "0.6"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What is a fifth of 3 notebooks?")
+    assert result.steps[0].result == "0.6"
