@@ -106,6 +106,7 @@ async def test_the_tasks_numbers_in_a_held_call_are_still_to_use() -> None:
 
 async def test_the_whole_of_a_part_the_task_names_is_no_made_up_number() -> None:
     """compose19's a13: in `price - (price / 5)` for "minus a fifth of it", the 5 is the task's."""
-    model = ScriptedModel([call("calculator", expression="3 / 5"), "0.6"])
-    result = await Agent(model, tools=[lookup, calculator]).run("What is a fifth of 3 notebooks?")
-    assert result.steps[0].result == "0.6"
+    script = [call("calculator", expression="3 / 5"), "0.6", FETCHED[0], call("calculator", expression="3 * 3.5 / 5")]
+    model = ScriptedModel([*script, "2.1"])
+    result = await Agent(model, tools=[lookup, calculator]).run("What is a fifth of the price of 3 notebooks?")
+    assert result.steps[0].result == "0.6"  # it ran; the answer side sends back the counts alone
