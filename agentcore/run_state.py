@@ -30,7 +30,7 @@ class LoopSettings:
     constrain_final: bool = True
     check_unfinished: bool = True  # agentcore.unfinished: a final answer that only repeats a result goes back once
     check_sources: bool = True  # agentcore.unfinished: a final answer with numbers no tool returned goes back once
-    fetch_first: bool = True  # agentcore.fetch_first: a first call on made-up numbers waits for the task's items
+    fetch_first: bool = False  # agentcore.fetch_first: a first call on made-up numbers waits for the task's items
     answer_at_limit: bool = True  # agentcore.loop.last_turn: the last turn max_steps allows offers only an answer
 
 

@@ -26,6 +26,13 @@ FETCHED = [call("lookup", table="prices", key="notebooks"), call("lookup", table
 DONE = [call("calculator", expression="3 * 3.5 + 2 * 1.2"), "12.9"]
 
 
+def agent(model: ScriptedModel, tools: list[object] | None = None, max_steps: int = 8) -> Agent[None, str]:
+    """An agent with `fetch_first` on (off by default: see agentcore.fetch_first)."""
+    made: Agent[None, str] = Agent(model, tools=tools or [lookup, calculator], max_steps=max_steps)
+    made.fetch_first = True
+    return made
+
+
 def notices(trace: list[dict[str, object]]) -> list[str]:
     return [str(e["message"]) for e in trace if e["kind"] == "notice"]
 
@@ -33,7 +40,7 @@ def notices(trace: list[dict[str, object]]) -> list[str]:
 async def test_a_first_call_on_a_made_up_price_is_held_and_the_items_named() -> None:
     """compose11's j07: `3 + 2 * 5`, the pens' price made up, before any lookup."""
     model = ScriptedModel([call("calculator", expression="3 + 2 * 5"), *FETCHED, *DONE])
-    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    result = await agent(model).run(TASK)
     held = model.requests[1]
     assert held.messages[-1].content.startswith("Not run: 5 is in neither the task nor any tool result")
     assert "(notebooks, pens) with lookup first" in held.messages[-1].content
@@ -44,14 +51,14 @@ async def test_a_first_call_on_a_made_up_price_is_held_and_the_items_named() -> 
 
 async def test_a_constant_of_the_models_own_runs_where_no_tool_fetches_what_the_task_names() -> None:
     model = ScriptedModel([call("calculator", expression="3 * 60"), "180"])
-    result = await Agent(model, tools=[lookup, calculator]).run("How many minutes are in 3 hours?")
+    result = await agent(model).run("How many minutes are in 3 hours?")
     assert result.output == "180" and not notices(result.trace)
 
 
 async def test_the_tasks_own_numbers_alone_run_first() -> None:
     """`3 + 2` has no number from nowhere: the answer side judges it (agentcore.unfetched.counts_only)."""
     model = ScriptedModel([call("calculator", expression="3 + 2"), "5", *FETCHED, *DONE])
-    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    result = await agent(model).run(TASK)
     assert result.steps[0].result == "5"
     assert "a call computes with made-up numbers; the task's items are to be fetched first" not in notices(result.trace)
 
@@ -59,16 +66,14 @@ async def test_the_tasks_own_numbers_alone_run_first() -> None:
 async def test_a_made_up_call_after_a_lookup_runs() -> None:
     """Only a first call is held: after a lookup, the answer checks judge what the run did."""
     script = [FETCHED[0], call("calculator", expression="3 * 3.5 + 2 * 5"), "20.5", FETCHED[1], *DONE]
-    result = await Agent(ScriptedModel(script), tools=[lookup, calculator], max_steps=6).run(TASK)
+    result = await agent(ScriptedModel(script), max_steps=6).run(TASK)
     assert result.steps[1].result == "20.5"
     assert not any(n.startswith("a call computes") for n in notices(result.trace))
 
 
-async def test_fetch_first_off_lets_the_call_run() -> None:
+async def test_fetch_first_is_off_by_default() -> None:
     model = ScriptedModel([call("calculator", expression="3 + 2 * 5"), "13", *FETCHED, *DONE])
-    agent: Agent[None, str] = Agent(model, tools=[lookup, calculator])
-    agent.fetch_first = False
-    result = await agent.run(TASK)
+    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
     assert result.steps[0].result == "13"
     assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
 
@@ -78,7 +83,7 @@ async def test_a_held_number_taken_again_while_an_item_waits_is_held_once_more()
     made_up = call("calculator", expression="4 * 2 + 10")
     script = [made_up, FETCHED[0], made_up, FETCHED[1], call("calculator", expression="4 * 3.5 + 2 * 1.2"), "16.4"]
     model = ScriptedModel(script)
-    result = await Agent(model, tools=[lookup, calculator]).run("How much for 4 notebooks and 2 pens?")
+    result = await agent(model).run("How much for 4 notebooks and 2 pens?")
     again = model.requests[3].messages[-1].content
     assert again.startswith("Not run: 10 is in neither") and "(pens) with lookup first" in again
     assert result.output == "16.4"
@@ -99,7 +104,7 @@ async def test_the_tasks_numbers_in_a_held_call_are_still_to_use() -> None:
     script = [call("calculator", expression="3 * 1.5 * 2.5"), call("price", item="backpack"), "49.5"]
     script += [call("calculator", expression="49.5 / 3"), "16.5"]
     model = ScriptedModel(script)
-    result = await Agent(model, tools=[price, calculator]).run("The price of a backpack divided among 3 friends?")
+    result = await agent(model, [price, calculator]).run("The price of a backpack divided among 3 friends?")
     assert "the task still uses 3" in model.requests[3].messages[-1].content
     assert result.output == "16.5"
 
@@ -108,5 +113,5 @@ async def test_the_whole_of_a_part_the_task_names_is_no_made_up_number() -> None
     """compose19's a13: in `price - (price / 5)` for "minus a fifth of it", the 5 is the task's."""
     script = [call("calculator", expression="3 / 5"), "0.6", FETCHED[0], call("calculator", expression="3 * 3.5 / 5")]
     model = ScriptedModel([*script, "2.1"])
-    result = await Agent(model, tools=[lookup, calculator]).run("What is a fifth of the price of 3 notebooks?")
+    result = await agent(model).run("What is a fifth of the price of 3 notebooks?")
     assert result.steps[0].result == "0.6"  # it ran; the answer side sends back the counts alone
