@@ -54,7 +54,8 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
 
 
 def _held_again(run: Run, call: ToolCall, unknown: set[float]) -> bool:
-    if not run.fetch_first_items or len(run.fetch_first_held) >= MAX_HOLDS or not unknown & set(run.fetch_first_held):
+    held = frozenset().union(*run.fetch_first_held)
+    if not run.fetch_first_items or len(run.fetch_first_held) >= MAX_HOLDS or not unknown & held:
         return False
     used = used_text(run)
     left = tuple(item for item in run.fetch_first_items if not mentions(used, item))
@@ -64,7 +65,7 @@ def _held_again(run: Run, call: ToolCall, unknown: set[float]) -> bool:
 def _hold(run: Run, call: ToolCall, unknown: set[float], items: tuple[str, ...]) -> bool:
     ordered = dict.fromkeys(round(abs(v), 12) for v in argument_numbers(call.arguments))
     numbers = [plain(v) for v in ordered if v in unknown]
-    run.fetch_first_held.extend(v for v in ordered if v in unknown)
+    run.fetch_first_held.append(frozenset(unknown))
     tools = [spec.name for spec in run.specs if spec.name != call.name]
     value = " and ".join(numbers)
     run.steps[-1].result, run.steps[-1].tool_error = f"not run: {value} would be made up; no tool returned it", True

@@ -115,3 +115,13 @@ async def test_the_whole_of_a_part_the_task_names_is_no_made_up_number() -> None
     model = ScriptedModel([*script, "2.1"])
     result = await agent(model).run("What is a fifth of the price of 3 notebooks?")
     assert result.steps[0].result == "0.6"  # it ran; the answer side sends back the counts alone
+
+
+async def test_two_held_numbers_taken_again_are_held_once_more() -> None:
+    """The limit counts held calls, not held numbers: `100 + 200`, a lookup, then `100 + 200` again."""
+    made_up = call("calculator", expression="100 + 200")
+    script = [made_up, FETCHED[0], made_up, FETCHED[1], *DONE]
+    model = ScriptedModel(script)
+    result = await agent(model).run(TASK)
+    assert model.requests[3].messages[-1].content.startswith("Not run: 100 and 200 are in neither")
+    assert result.output == "12.9"
