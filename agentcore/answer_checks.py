@@ -78,6 +78,7 @@ def unfinished_check(run: Run, answer: str) -> bool:
     waiting = open_results(steps)  # not the result of a call on made-up inputs: it stands for nothing
     waiting = waiting if len(waiting) > 1 else []
     counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
+    run.forced = _computing(run) if counted else run.forced
     run.messages.append(prompting.unfinished_notice(run.ctx.task, counted or pending, result, unnamed, waiting))
     return True
 
@@ -92,10 +93,18 @@ def uncombined_check(run: Run, answer: str) -> bool:
         pending = unused_numbers(run.ctx.task, [c.arguments for c in calls if c.signature() not in run.made_up_calls])
         steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
         counted = counted_items(run.ctx.task, pending, steps)  # ... each with its item's result: "3 * 215"
+        run.forced = _computing(run) if counted else run.forced
         run.notice("final answer repeats one of the results still to combine", results=uncombined, numbers=pending)
         notice = prompting.unfinished_notice(run.ctx.task, counted or pending, uncombined[-1], (), uncombined)
         run.messages.append(notice)
     return bool(uncombined)
+
+
+def _computing(run: Run) -> frozenset[str]:
+    """The tools the next step may call once every count has its item's value: those that fetched none (a model
+    told "5 * 8.75 and 2 * 19.95" looked up the mouse again). All tools when every tool fetched an item."""
+    every = frozenset(spec.name for spec in run.specs)
+    return every - item_tools(run) or every
 
 
 def copied_input_check(run: Run, answer: str) -> bool:

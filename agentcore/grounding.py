@@ -311,7 +311,7 @@ def _derived(known: set[float]) -> set[float]:
     return out
 
 
-_COUNTED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?")
+COUNTED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?")
 
 
 def counted_items(task: str, pending: Sequence[str], steps: Sequence[tuple[Any, str]]) -> list[str]:
@@ -319,7 +319,7 @@ def counted_items(task: str, pending: Sequence[str], steps: Sequence[tuple[Any, 
     lookup("monitor") = 215), as that count times the item's result ("3 * 215"); [] unless every one pairs. The
     count goes with its item: a model told only "the task still uses 3 and 2" adds them to the prices."""
     found: dict[str, str] = {}
-    for match in _COUNTED.finditer(task.lower()):
+    for match in COUNTED.finditer(task.lower()):
         count, words = match.group(1), [w for w in match.group(2, 3) if w]
         if count not in pending or count in found:
             continue

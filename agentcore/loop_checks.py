@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
+from agentcore.bare_counts import with_item_values
 from agentcore.comparisons import as_difference
 from agentcore.counted_twice import counted_twice
 from agentcore.dates import in_documented_layout
@@ -536,7 +537,9 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
     (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
     pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
-    place of its result goes as that result (agentcore.stand_ins), and an expression that also does a later step of the
+    place of its result goes as that result (agentcore.stand_ins), and a count of an item written alone into a sum
+    that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 * 7.25";
+    agentcore.bare_counts), and an expression that also does a later step of the
     plan against precedence goes as its own step (step_order), and a count of days converted with the wrong factor goes
     with the right one (`2 * 60` for minutes; asked_units), and an argument that runs on in a decoding loop goes with
     its repeated operation once (agentcore.runaway)."""
@@ -548,6 +551,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
     written = cut_short(call.arguments)
     arguments = {key: with_results(value, call.name, earlier) for key, value in written.items()}
+    items = [(given, result) for name, given, result in earlier if name != call.name]
+    arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)

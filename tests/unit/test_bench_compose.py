@@ -57,7 +57,8 @@ FRESH21 = load_task_file(TASKS_DIR / "fresh" / "compose21.jsonl")  # held out, r
 FRESH22 = load_task_file(TASKS_DIR / "fresh" / "compose22.jsonl")  # written before the twenty-seventh stop's change
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
-    *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21, FRESH22),
+    *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
+    FRESH22,
 ]
 
 

@@ -1,0 +1,68 @@
+"""A count of an item written alone into arithmetic that leaves out the item's fetched value (issue #12).
+
+Asked "What do 6 pens and 3 coffee mugs cost in all?", after `lookup("pens") = 1.2` and `lookup("coffee mugs")
+= 7.25`, Qwen2.5-Coder-0.5B wrote `6 + 3 * 7.25`: the mugs' count went with their price, the pens' count went in
+bare and the pens' price nowhere (compose21's ab07, held out). The count of an item stands for that many of the
+item, so a count standing alone in a sum, while a step fetched its item's value and the expression never uses it,
+goes multiplied by that value: `6 * 1.2 + 3 * 7.25`.
+
+Only a value of a step that did not take the count itself counts as the item's: `unit_convert(15 feet) = 4.572`
+measures all 15 feet, it is not a value per foot. A count the task writes twice, or an item whose steps returned
+different values, is left as written: which one is meant is a guess.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agentcore.grounding import COUNTED, mentions
+from agentcore.unfinished import BARE_NUMBER, argument_values, values_in
+
+
+def item_values(task: str, earlier: Sequence[tuple[Any, str]]) -> dict[str, str]:
+    """Each count the task writes once before an item ("6 pens"), with the one value the `earlier` steps
+    (arguments, result) that name that item returned, when none of them took the count itself."""
+    text = task.lower()
+    found: dict[str, str] = {}
+    for match in COUNTED.finditer(text):
+        count, words = match.group(1), [w for w in match.group(2, 3) if w]
+        if count in found or len(re.findall(rf"(?<![\w.]){re.escape(count)}(?![\w.])", text)) != 1:
+            continue
+        for item in (" ".join(words), words[0]):  # "2 desk lamps" before "2 desks"
+            naming = [(a, r.strip()) for a, r in earlier if mentions(json.dumps(a, ensure_ascii=False), item)]
+            results = {r for _, r in naming}
+            if naming and len(results) == 1 and not any(float(count) in argument_values(a) for a, _ in naming):
+                value = results.pop()
+                if BARE_NUMBER.fullmatch(value):
+                    found[count] = value
+                break
+    return found
+
+
+def with_item_values(expression: Any, task: str, earlier: Sequence[tuple[Any, str]]) -> Any:
+    """`expression` with each count that stands alone in its top-level sum, while its item's value appears
+    nowhere in it, written as that count times the value; the same object when nothing changes."""
+    if not isinstance(expression, str) or not re.search(r"[-+]", expression):
+        return expression
+    fixed = expression
+    for count, value in item_values(task, earlier).items():
+        if float(value) in values_in(fixed):
+            continue
+        fixed = _times(fixed, count, value)
+    return fixed if fixed != expression else expression
+
+
+def _times(expression: str, count: str, value: str) -> str:
+    """`count` as `count * value` where it is written once, outside brackets, between sum signs or the ends."""
+    places = list(re.finditer(rf"(?<![\w.]){re.escape(count)}(?![\w.])", expression))
+    if len(places) != 1:
+        return expression
+    start, end = places[0].span()
+    before, after = expression[:start].rstrip(), expression[end:].lstrip()
+    bracketed = before.count("(") != before.count(")")
+    if bracketed or (before and before[-1] not in "+-") or (after and after[0] not in "+-"):
+        return expression
+    return f"{expression[:start]}{count} * {value}{expression[end:]}"

@@ -1,0 +1,102 @@
+"""A count of an item written alone into a sum that leaves out the item's fetched value (agentcore.bare_counts)."""
+
+from __future__ import annotations
+
+from arithmetic_tools import calculator
+
+from agentcore.agent import Agent
+from agentcore.bare_counts import item_values, with_item_values
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+PENS_AND_MUGS = "What do 6 pens and 3 coffee mugs cost in all?"
+FETCHED = [({"table": "prices", "key": "pens"}, "1.2"), ({"table": "prices", "key": "coffee mugs"}, "7.25")]
+
+
+def test_each_count_pairs_with_the_value_fetched_for_its_item() -> None:
+    assert item_values(PENS_AND_MUGS, FETCHED) == {"6": "1.2", "3": "7.25"}
+
+
+def test_a_bare_count_goes_times_its_items_value() -> None:
+    """compose21's ab07: the mugs' count went with their price, the pens' count alone."""
+    assert with_item_values("6 + 3 * 7.25", PENS_AND_MUGS, FETCHED) == "6 * 1.2 + 3 * 7.25"
+
+
+def test_a_count_taken_from_a_budget_goes_times_its_value() -> None:
+    task = "I have 50 dollars. What is left after buying 2 pens?"
+    assert with_item_values("50 - 2", task, FETCHED[:1]) == "50 - 2 * 1.2"
+
+
+def test_an_expression_already_using_the_value_stays() -> None:
+    expression = "6 * 1.2 + 3 * 7.25"
+    assert with_item_values(expression, PENS_AND_MUGS, FETCHED) is expression
+    assert with_item_values("1.2 + 6 + 3 * 7.25", PENS_AND_MUGS, FETCHED) == "1.2 + 6 + 3 * 7.25"
+
+
+def test_a_count_inside_brackets_or_beside_a_product_stays() -> None:
+    for expression in ("(6 + 3) * 7.25", "6 * 2 + 3 * 7.25", "3 * 7.25 + 6 / 2"):
+        assert with_item_values(expression, PENS_AND_MUGS, FETCHED) == expression
+
+
+def test_an_item_not_yet_fetched_leaves_its_count_alone() -> None:
+    assert with_item_values("6 + 3 * 7.25", PENS_AND_MUGS, FETCHED[1:]) == "6 + 3 * 7.25"
+
+
+def test_a_step_that_took_the_count_measures_it_all() -> None:
+    """unit_convert(15 feet) = 4.572 is all 15 feet, not a value per foot."""
+    task = "A rope is 15 feet long. How many meters do 3 ropes make?"
+    converted = [({"value": 15, "from_unit": "feet", "to_unit": "m"}, "4.572")]
+    assert item_values(task, converted) == {}
+    assert with_item_values("15 + 3", task, converted) == "15 + 3"
+
+
+def test_a_count_written_twice_is_ambiguous() -> None:
+    task = "What do 2 desks and 2 chairs cost?"
+    fetched = [({"key": "desk"}, "240"), ({"key": "chair"}, "85")]
+    assert item_values(task, fetched) == {}
+
+
+def test_an_item_with_two_values_is_ambiguous() -> None:
+    fetched = [({"key": "pens"}, "1.2"), ({"key": "pen"}, "1.5")]
+    assert "6" not in item_values(PENS_AND_MUGS, fetched)
+
+
+def test_no_sum_no_change() -> None:
+    assert with_item_values("6", PENS_AND_MUGS, FETCHED) == "6"
+    assert with_item_values(6, PENS_AND_MUGS, FETCHED) == 6
+
+
+@tool(read_only=True)
+def lookup(key: str) -> str:
+    """Look up a product's price."""
+    return {"pens": "1.2", "coffee mugs": "7.25"}[key]
+
+
+async def test_the_loop_runs_the_count_times_its_value() -> None:
+    script = [
+        call("lookup", key="pens"),
+        call("lookup", key="coffee mugs"),
+        call("calculator", expression="6 + 3 * 7.25"),
+        "28.95",
+    ]
+    result = await Agent(ScriptedModel(script), tools=[lookup, calculator]).run(PENS_AND_MUGS)
+    assert result.output == "28.95"
+    assert result.steps[2].call is not None and result.steps[2].call.arguments["expression"] == "6 * 1.2 + 3 * 7.25"
+    assert result.steps[2].result == "28.95"
+
+
+async def test_once_every_count_has_its_value_the_next_step_computes() -> None:
+    """a07: told "5 * 8.75 and 2 * 19.95", the model looked the mouse up again; the lookup is no longer offered."""
+    script = [
+        call("lookup", key="pens"),
+        call("lookup", key="coffee mugs"),
+        "7.25",
+        call("calculator", expression="6 * 1.2 + 3 * 7.25"),
+        "28.95",
+    ]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[lookup, calculator]).run(PENS_AND_MUGS)
+    assert result.output == "28.95"
+    sent_back = model.requests[3]
+    assert "6 * 1.2" in sent_back.messages[-1].content
+    assert [spec.name for spec in sent_back.tools] == ["calculator"]
