@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
 from agentcore.asked_units import asked_unit
+from agentcore.bare_counts import unpaired
 from agentcore.grounding import counted_items, listed_together, mentions
 from agentcore.messages import CallPart, ToolCall
 from agentcore.portions import adds
@@ -92,6 +93,7 @@ def uncombined_check(run: Run, answer: str) -> bool:
         calls = [s.call for s in good_steps(run) if s.call is not None]
         pending = unused_numbers(run.ctx.task, [c.arguments for c in calls if c.signature() not in run.made_up_calls])
         steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+        pending += [n for n in unpaired(run.ctx.task, steps) if n not in pending]  # "2 + 4" for 2 desks, 4 chairs
         counted = counted_items(run.ctx.task, pending, steps)  # ... each with its item's result: "3 * 215"
         run.forced = _computing(run) if counted else run.forced
         run.notice("final answer repeats one of the results still to combine", results=uncombined, numbers=pending)

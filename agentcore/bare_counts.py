@@ -42,6 +42,18 @@ def item_values(task: str, earlier: Sequence[tuple[Any, str]]) -> dict[str, str]
     return found
 
 
+def unpaired(task: str, steps: Sequence[tuple[Any, str]]) -> list[str]:
+    """The counts of `item_values` that no step took together with their item's value: "2 + 4" for "2 desks
+    and 4 chairs" used both counts, but as no desks and no chairs."""
+    values = item_values(task, steps)
+    return [count for count, value in values.items() if not any(_both(a, count, value) for a, _ in steps)]
+
+
+def _both(arguments: Any, count: str, value: str) -> bool:
+    held = argument_values(arguments)
+    return float(count) in held and float(value) in held
+
+
 def with_item_values(expression: Any, task: str, earlier: Sequence[tuple[Any, str]]) -> Any:
     """`expression` with each count that stands alone in its top-level sum, while its item's value appears
     nowhere in it, written as that count times the value; the same object when nothing changes."""

@@ -30,7 +30,7 @@ _FUNCTION_TEXT = (
     "only or other our out over per same she should so some such than that the their them then there "
     "these they this those through to too under until up very was we were what when where which while who "
     "whom why will with would you your look find get give tell show calculate compute use many cost costs "
-    "weigh weighs pay take among between across during without within against times plus minus over "
+    "weigh weighs pay take come comes among between across during without within against times plus minus over "
     "together total one two three four five six seven eight nine ten twelve twenty hundred thousand"  # quantities
 )
 FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())

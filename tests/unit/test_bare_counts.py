@@ -5,7 +5,7 @@ from __future__ import annotations
 from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
-from agentcore.bare_counts import item_values, with_item_values
+from agentcore.bare_counts import item_values, unpaired, with_item_values
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -100,3 +100,26 @@ async def test_once_every_count_has_its_value_the_next_step_computes() -> None:
     sent_back = model.requests[3]
     assert "6 * 1.2" in sent_back.messages[-1].content
     assert [spec.name for spec in sent_back.tools] == ["calculator"]
+
+
+def test_counts_used_without_their_values_are_unpaired() -> None:
+    """compose22's ac07: "2 + 4" used both counts, as no desks and no chairs."""
+    task = "How much would 2 desks and 4 chairs come to?"
+    steps = [({"expression": "2 + 4"}, "6"), ({"key": "desks"}, "240"), ({"key": "chairs"}, "85")]
+    assert unpaired(task, steps) == ["2", "4"]
+    assert unpaired(task, [*steps, ({"expression": "2 * 240 + 4"}, "484")]) == ["4"]
+
+
+async def test_a_sum_of_the_bare_counts_goes_back_with_each_count_times_its_value() -> None:
+    script = [
+        call("calculator", expression="6 + 3"),
+        call("lookup", key="pens"),
+        call("lookup", key="coffee mugs"),
+        "7.25",
+        call("calculator", expression="6 * 1.2 + 3 * 7.25"),
+        "28.95",
+    ]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[lookup, calculator]).run(PENS_AND_MUGS)
+    assert result.output == "28.95"
+    assert "6 * 1.2 and 3 * 7.25" in model.requests[4].messages[-1].content

@@ -156,3 +156,8 @@ def test_two_items_compared_by_than_stand_together() -> None:
     assert parallel_unused("How much cheaper is a pen than a notebook?", ["pen", "notebook"], "pen 1.2") == ["notebook"]
     task = "How much more does a tablet cost than a keyboard?"
     assert parallel_unused(task, ["tablet", "keyboard"], "tablet 329") == ["keyboard"]
+
+
+def test_a_total_that_things_come_to_names_no_item() -> None:
+    """compose22's ac07 named "chairs come" as an item no call had used, after the chairs were looked up."""
+    assert task_words("How much would 2 desks and 4 chairs come to?", "", {}) == ["desks", "chairs"]
