@@ -7,7 +7,9 @@ item, so a count standing alone in a sum, while a step fetched its item's value 
 goes multiplied by that value: `6 * 1.2 + 3 * 7.25`.
 
 Only a value of a step that did not take the count itself counts as the item's: `unit_convert(15 feet) = 4.572`
-measures all 15 feet, it is not a value per foot. A count the task writes twice, or an item whose steps returned
+measures all 15 feet, it is not a value per foot; and a number before a unit of measure (pint's, as
+`agentcore.unit_names` reads them: "add 5 kilometers") is a quantity, never a count of items, even when a
+converter's "km" names its unit. A count the task writes twice, or an item whose steps returned
 different values, is left as written: which one is meant is a guess.
 """
 
@@ -20,6 +22,7 @@ from typing import Any
 
 from agentcore.grounding import COUNTED, mentions
 from agentcore.unfinished import BARE_NUMBER, argument_values, values_in
+from agentcore.unit_names import is_unit
 
 
 def item_values(task: str, earlier: Sequence[tuple[Any, str]]) -> dict[str, str]:
@@ -30,6 +33,8 @@ def item_values(task: str, earlier: Sequence[tuple[Any, str]]) -> dict[str, str]
     for match in COUNTED.finditer(text):
         count, words = match.group(1), [w for w in match.group(2, 3) if w]
         if count in found or len(re.findall(rf"(?<![\w.]){re.escape(count)}(?![\w.])", text)) != 1:
+            continue
+        if is_unit(words[0]):  # "5 kilometers" is a quantity, and a converter's "km" names no item
             continue
         for item in (" ".join(words), words[0]):  # "2 desk lamps" before "2 desks"
             naming = [(a, r.strip()) for a, r in earlier if mentions(json.dumps(a, ensure_ascii=False), item)]

@@ -2,7 +2,8 @@
 
 A question of how much more, less or cheaper one thing is than another asks for a difference, never a sum, yet
 the 0.5B model, with both prices looked up, adds them (compose m15). Where the task asks such a question ("how
-much" or "how many", then a comparative and "than", or "exceed") and an expression only adds two numbers that
+much" or "how many", then a comparative and "than", or "exceed"; the difference or gap between two things; "which",
+a comparative, then "by how much") and an expression only adds two numbers that
 tools returned, the expression runs as the larger minus the smaller ("899 - 329"): the amount by which one
 exceeds the other. The smaller minus the larger ("1.2 - 8.75" for "How much less does a pen cost than a usb
 cable?", compose16's l09) runs the same way: the amount asked is never negative.
@@ -16,10 +17,15 @@ from typing import Any
 
 from agentcore.unfinished import numbers_in
 
-# "how much more ... than", "how much cheaper is ... than", "by how much does ... cost more than": one sentence.
+# "how much more ... than", "how much cheaper is ... than", "by how much does ... cost more than": one sentence;
+# or "by how much does ... exceed ...", the verb for the same question; or its noun, "the difference (gap) in
+# price between ... and ..."; or "which costs more, ... or ..., and by how much".
 _COMPARISON = re.compile(
-    r"\bhow (?:much|many)\b[^?.!]*(?:\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bthan\b|\bexceed)", re.I
-)  # or "by how much does ... exceed ...", the verb for the same question
+    r"\bhow (?:much|many)\b[^?.!]*(?:\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bthan\b|\bexceed)"
+    r"|\b(?:difference|gap)\b[^?.!]*\bbetween\b"
+    r"|\bwhich\b[^?.!]*\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bby how (?:much|many)\b",
+    re.I,
+)
 _NUM = r"\d+(?:\.\d+)?"
 _PAIR = re.compile(rf"\s*({_NUM})\s*([-+])\s*({_NUM})\s*")
 

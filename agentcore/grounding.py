@@ -183,7 +183,26 @@ def parallel_unused(task: str, words: Sequence[str], used: str) -> list[str]:
     A coordinated list names values of one kind; a word elsewhere in the task ("among 3 friends") is not one."""
     done = [w for w in words if mentions(used, w)]
     leads = {_lead(task, w) for w in done} - {None}
-    return [w for w in words if w not in done and (_lead(task, w) in leads or any(_joined(task, d, w) for d in done))]
+    return [
+        w
+        for w in words
+        if w not in done
+        and not _takes_number(task, w)
+        and (_lead(task, w) in leads or any(_joined(task, d, w) for d in done))
+    ]
+
+
+def _takes_number(task: str, phrase: str) -> bool:
+    """A phrase with a number right after it and no article or number before it: a verb and its object ("and
+    knock 20 percent off", ", less 35"), not an item, which a list writes after its count or article ("and 2
+    keyboards", "and a mouse"). compose22's ac14 and compose20's aa04 were told to look up "knock" and "less"."""
+    tokens = re.findall(r"\d+(?:\.\d+)?|[a-z][a-z'-]*|[^\sa-z\d]", task.lower())
+    head = phrase.split()
+    for index in range(len(tokens) - len(head)):
+        if tokens[index : index + len(head)] == head and tokens[index + len(head)][0].isdigit():
+            before = tokens[index - 1] if index else ""
+            return before not in _ARTICLES and not before[:1].isdigit()
+    return False
 
 
 def listed_together(task: str, words: Sequence[str], used: str) -> bool:

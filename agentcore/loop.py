@@ -152,7 +152,9 @@ class FinalTurn:
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
-        insisted = insisted or (bool(invented) and settled_result(run, latest))
+        # A result that answers the task by its shape wins at once, even over one more operation on it ("241",
+        # 570 - 329, after `899 - 329` for "the gap in price between a laptop and a tablet": compose22's ac09).
+        settled = bool(invented) and not insisted and settled_result(run, latest)
         worked = derivation(run, self.content) if invented and insisted else None
         if worked is not None:
             # Sent back once, and the number is one operation on known numbers ("59 * 2"): its arithmetic checks
@@ -161,7 +163,7 @@ class FinalTurn:
                 "final answer kept a number no tool returned; it is one operation on known numbers", worked=worked
             )
             return accept(run, self.content)
-        if invented and insisted:
+        if invented and (insisted or settled):
             return with_result_instead(run, self.content, invented, latest)
         if invented:
             # Arithmetic done in the model's head after tool use: a 0.5B model gets it wrong. Once, require a tool.

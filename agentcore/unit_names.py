@@ -149,6 +149,12 @@ def unconverted(task: str, spec: Converter, done: Sequence[dict[str, Any]]) -> D
     return None if given is None else Due(last.unit, last.word, given.number, given.unit)
 
 
+def is_unit(word: str) -> bool:
+    """Whether pint reads `word` as a unit of measure ("kilometers", "km", "days"): a number before it is a
+    quantity of that unit, not a count of things."""
+    return _unit(word) is not None
+
+
 def _kind(unit: str) -> str | None:
     parsed = _unit(unit)
     return None if parsed is None else parsed[1]

@@ -123,3 +123,11 @@ async def test_a_sum_of_the_bare_counts_goes_back_with_each_count_times_its_valu
     result = await Agent(model, tools=[lookup, calculator]).run(PENS_AND_MUGS)
     assert result.output == "28.95"
     assert "6 * 1.2 and 3 * 7.25" in model.requests[4].messages[-1].content
+
+
+def test_a_quantity_of_a_unit_counts_no_item() -> None:
+    """The 48 tasks' c02: "add 5 kilometers" after converting to "km" went as `5 * 16.09344`."""
+    task = "Convert 10 miles to kilometers, then add 5 kilometers. What is the total in kilometers?"
+    converted = [({"value": 10, "from_unit": "mi", "to_unit": "km"}, "16.09344")]
+    assert item_values(task, converted) == {}
+    assert with_item_values("16.09344 + 5", task, converted) == "16.09344 + 5"

@@ -21,6 +21,12 @@ from agentcore.tools.function import tool
         ("What do 2 chairs and 1 desk cost together?", False),
         ("Is a laptop more expensive than a tablet?", False),  # yes or no, not an amount
         ("How much is a laptop? Name one cheaper than it.", False),  # not one sentence
+        ("What is the gap in price between a laptop and a tablet?", True),  # compose22's ac09
+        ("What is the price difference between a printer and a backpack?", True),  # compose14's f09
+        ("Which costs more, a tablet or a printer, and by how much?", True),  # compose18's u08
+        ("What is the distance between Paris and Rome?", False),
+        ("Which is cheaper, a pen or a mug?", False),  # a choice, not an amount
+        ("After buying a printer, by how much is my budget down?", False),  # no two things compared
     ],
 )
 def test_asks_difference(task: str, asks: bool) -> None:
@@ -75,3 +81,14 @@ async def test_the_loop_runs_the_difference() -> None:
     model = ScriptedModel([*script, "570"])
     result = await Agent(model, tools=[price, calculator]).run("How much more does a laptop cost than a tablet?")
     assert [s.result for s in result.steps if s.call] == ["899", "329", "570"] and result.output == "570"
+
+
+async def test_the_difference_answers_over_one_more_operation_on_it() -> None:
+    """compose22's ac09: after `899 - 329` the model answered 241 (570 - 329), a number of its own that is one
+    operation on known numbers; the difference already answers the comparison, so it wins at once."""
+    script = [call("price", item="laptop"), call("price", item="tablet"), call("calculator", expression="899 - 329")]
+    model = ScriptedModel([*script, "241"])
+    task = "What is the gap in price between a laptop and a tablet?"
+    result = await Agent(model, tools=[price, calculator]).run(task)
+    assert result.output == "570"
+    assert len(model.requests) == 4  # no turn spent sending 241 back

@@ -161,3 +161,18 @@ def test_two_items_compared_by_than_stand_together() -> None:
 def test_a_total_that_things_come_to_names_no_item() -> None:
     """compose22's ac07 named "chairs come" as an item no call had used, after the chairs were looked up."""
     assert task_words("How much would 2 desks and 4 chairs come to?", "", {}) == ["desks", "chairs"]
+
+
+@pytest.mark.parametrize(
+    ("task", "words", "used", "unused"),
+    [
+        ("Take the price of headphones and knock 20 percent off it.", ["headphones", "knock"], "headphones", []),
+        ("The cost of a monitor, less 35?", ["monitor", "less"], "monitor 215", []),
+        ("What do 3 monitors and 2 keyboards cost?", ["monitors", "keyboards"], "monitors 215", ["keyboards"]),
+        ("What do a pixel and a phone 15 cost?", ["pixel", "phone"], "pixel", ["phone"]),  # a name with its number
+    ],
+)
+def test_a_word_taking_a_number_is_an_operation_not_an_item(
+    task: str, words: list[str], used: str, unused: list[str]
+) -> None:
+    assert parallel_unused(task, words, used) == unused
