@@ -34,17 +34,22 @@ def item_values(task: str, earlier: Sequence[tuple[Any, str]]) -> dict[str, str]
         count, words = match.group(1), [w for w in match.group(2, 3) if w]
         if count in found or len(re.findall(rf"(?<![\w.]){re.escape(count)}(?![\w.])", text)) != 1:
             continue
-        if is_unit(words[0]):  # "5 kilometers" is a quantity, and a converter's "km" names no item
-            continue
-        for item in (" ".join(words), words[0]):  # "2 desk lamps" before "2 desks"
-            naming = [(a, r.strip()) for a, r in earlier if mentions(json.dumps(a, ensure_ascii=False), item)]
-            results = {r for _, r in naming}
-            if naming and len(results) == 1 and not any(float(count) in argument_values(a) for a, _ in naming):
-                value = results.pop()
-                if BARE_NUMBER.fullmatch(value):
-                    found[count] = value
-                break
+        value = _value_of(count, words, earlier)
+        # "5 kilometers" is a quantity, and a converter's "km" names no item (pint is read only here, if ever)
+        if value is not None and not is_unit(words[0]):
+            found[count] = value
     return found
+
+
+def _value_of(count: str, words: list[str], earlier: Sequence[tuple[Any, str]]) -> str | None:
+    """The one bare-number result of the steps naming the item after `count`, none of which took the count."""
+    for item in (" ".join(words), words[0]):  # "2 desk lamps" before "2 desks"
+        naming = [(a, r.strip()) for a, r in earlier if mentions(json.dumps(a, ensure_ascii=False), item)]
+        results = {r for _, r in naming}
+        if naming and len(results) == 1 and not any(float(count) in argument_values(a) for a, _ in naming):
+            value = results.pop()
+            return value if BARE_NUMBER.fullmatch(value) else None
+    return None
 
 
 def unpaired(task: str, steps: Sequence[tuple[Any, str]]) -> list[str]:
