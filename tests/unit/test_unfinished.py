@@ -667,3 +667,12 @@ async def test_a_number_of_the_models_own_after_a_comparisons_difference_is_sett
     tools = [lookup, arithmetic_tools.calculator]
     result = await Agent(model, tools=tools).run("How much less does a chair cost than a laptop?")
     assert result.output == "854" and len(model.requests) == 4
+
+
+async def test_a_number_only_a_made_up_call_took_is_no_source() -> None:
+    """compose23's ad09: `100 + 50` on invented prices, then "50" answered; 50 is a price no tool returned."""
+    script = [call("calculator", expression="100+50"), "50", call("lookup", key="laptop")]
+    model = ScriptedModel([*script, *["899"] * 6])
+    result = await Agent(model, tools=[lookup, calculator]).run("How much more expensive is a laptop than a chair?")
+    assert model.requests[2].messages[-1].content.startswith("No tool returned 50")
+    assert result.steps[2].call is not None and result.steps[2].call.name == "lookup"
