@@ -456,11 +456,7 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
     run.sources_checked = True
     steps = [(step.call.arguments if step.call else {}, step.result or "") for step in done]
     latest = latest_unused(steps)
-    # A made-up call's inputs are no source: "50" after `100 + 50` for "how much more is a desk lamp than a pen"
-    # (compose23's ad09) restates a price the model invented.
-    made = set(made_up_steps(run.ctx.task, steps))
-    calls = [arguments for index, (arguments, _) in enumerate(steps) if index not in made]
-    return unsourced(run.ctx.task, answer, [r for _, r in steps], calls), latest, insisted
+    return unsourced(run.ctx.task, answer, [r for _, r in steps], [a for a, _ in steps]), latest, insisted
 
 
 def derivation(run: Run, answer: str) -> str | None:
