@@ -15,12 +15,11 @@ different values, is left as written: which one is meant is a guess.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.grounding import COUNTED, mentions
+from agentcore.grounding import COUNTED, item_steps
 from agentcore.unfinished import BARE_NUMBER, argument_values, values_in
 from agentcore.unit_names import is_unit
 
@@ -43,13 +42,11 @@ def item_values(task: str, earlier: Sequence[tuple[Any, str]]) -> dict[str, str]
 
 def _value_of(count: str, words: list[str], earlier: Sequence[tuple[Any, str]]) -> str | None:
     """The one bare-number result of the steps naming the item after `count`, none of which took the count."""
-    for item in (" ".join(words), words[0]):  # "2 desk lamps" before "2 desks"
-        naming = [(a, r.strip()) for a, r in earlier if mentions(json.dumps(a, ensure_ascii=False), item)]
-        results = {r for _, r in naming}
-        if naming and len(results) == 1 and not any(float(count) in argument_values(a) for a, _ in naming):
-            value = results.pop()
-            return value if BARE_NUMBER.fullmatch(value) else None
-    return None
+    naming = item_steps(words, earlier)
+    if not naming or any(float(count) in argument_values(a) for a, _ in naming):
+        return None
+    value = naming[0][1]
+    return value if BARE_NUMBER.fullmatch(value) else None
 
 
 def unpaired(task: str, steps: Sequence[tuple[Any, str]]) -> list[str]:
@@ -67,8 +64,8 @@ def _both(arguments: Any, count: str, value: str) -> bool:
 def with_item_values(expression: Any, task: str, earlier: Sequence[tuple[Any, str]]) -> Any:
     """`expression` with each count that stands alone in its top-level sum, while its item's value appears
     nowhere in it, written as that count times the value; the same object when nothing changes."""
-    if not isinstance(expression, str) or not re.search(r"[-+]", expression):
-        return expression
+    if not earlier or not isinstance(expression, str) or not re.search(r"[-+]", expression):
+        return expression  # most calls: nothing fetched yet, or no sum (a date's dashes still read on)
     fixed = expression
     for count, value in item_values(task, earlier).items():
         if float(value) in values_in(fixed):

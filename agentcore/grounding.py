@@ -342,9 +342,18 @@ def counted_items(task: str, pending: Sequence[str], steps: Sequence[tuple[Any, 
         count, words = match.group(1), [w for w in match.group(2, 3) if w]
         if count not in pending or count in found:
             continue
-        for item in (" ".join(words), words[0]):  # "2 desk lamps" before "2 desks"
-            results = [r.strip() for a, r in steps if mentions(json.dumps(a, ensure_ascii=False), item)]
-            if len(set(results)) == 1:
-                found[count] = f"{count} * {results[0]}"
-                break
+        naming = item_steps(words, steps)
+        if naming:
+            found[count] = f"{count} * {naming[0][1]}"
     return [found[n] for n in pending] if set(found) == set(pending) else []
+
+
+def item_steps(words: Sequence[str], steps: Sequence[tuple[Any, str]]) -> list[tuple[Any, str]]:
+    """The (arguments, stripped result) steps that name the item the task writes as `words` after a count, when
+    they all returned one result: the whole phrase first ("2 desk lamps"), then its first word ("2 desks"). [] when
+    no phrase has one."""
+    for item in (" ".join(words), words[0]):
+        naming = [(a, r.strip()) for a, r in steps if mentions(json.dumps(a, ensure_ascii=False), item)]
+        if len({r for _, r in naming}) == 1:
+            return naming
+    return []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
@@ -72,14 +74,14 @@ def lookup(key: str) -> str:
     return {"pens": "1.2", "coffee mugs": "7.25"}[key]
 
 
+async def _run(*script: object) -> tuple[ScriptedModel, Any]:
+    """The pens-and-mugs task run on `script` after both lookups (agentcore.testing turns)."""
+    model = ScriptedModel([call("lookup", key="pens"), call("lookup", key="coffee mugs"), *script])
+    return model, await Agent(model, tools=[lookup, calculator]).run(PENS_AND_MUGS)
+
+
 async def test_the_loop_runs_the_count_times_its_value() -> None:
-    script = [
-        call("lookup", key="pens"),
-        call("lookup", key="coffee mugs"),
-        call("calculator", expression="6 + 3 * 7.25"),
-        "28.95",
-    ]
-    result = await Agent(ScriptedModel(script), tools=[lookup, calculator]).run(PENS_AND_MUGS)
+    _, result = await _run(call("calculator", expression="6 + 3 * 7.25"), "28.95")
     assert result.output == "28.95"
     assert result.steps[2].call is not None and result.steps[2].call.arguments["expression"] == "6 * 1.2 + 3 * 7.25"
     assert result.steps[2].result == "28.95"
@@ -87,15 +89,7 @@ async def test_the_loop_runs_the_count_times_its_value() -> None:
 
 async def test_once_every_count_has_its_value_the_next_step_computes() -> None:
     """a07: told "5 * 8.75 and 2 * 19.95", the model looked the mouse up again; the lookup is no longer offered."""
-    script = [
-        call("lookup", key="pens"),
-        call("lookup", key="coffee mugs"),
-        "7.25",
-        call("calculator", expression="6 * 1.2 + 3 * 7.25"),
-        "28.95",
-    ]
-    model = ScriptedModel(script)
-    result = await Agent(model, tools=[lookup, calculator]).run(PENS_AND_MUGS)
+    model, result = await _run("7.25", call("calculator", expression="6 * 1.2 + 3 * 7.25"), "28.95")
     assert result.output == "28.95"
     sent_back = model.requests[3]
     assert "6 * 1.2" in sent_back.messages[-1].content
@@ -111,15 +105,17 @@ def test_counts_used_without_their_values_are_unpaired() -> None:
 
 
 async def test_a_sum_of_the_bare_counts_goes_back_with_each_count_times_its_value() -> None:
-    script = [
-        call("calculator", expression="6 + 3"),
-        call("lookup", key="pens"),
-        call("lookup", key="coffee mugs"),
-        "7.25",
-        call("calculator", expression="6 * 1.2 + 3 * 7.25"),
-        "28.95",
-    ]
-    model = ScriptedModel(script)
+    """A first `6 + 3` used both counts, so none was pending; each goes back with its item's value."""
+    model = ScriptedModel(
+        [
+            call("calculator", expression="6 + 3"),
+            call("lookup", key="pens"),
+            call("lookup", key="coffee mugs"),
+            "7.25",
+            call("calculator", expression="6 * 1.2 + 3 * 7.25"),
+            "28.95",
+        ]
+    )
     result = await Agent(model, tools=[lookup, calculator]).run(PENS_AND_MUGS)
     assert result.output == "28.95"
     assert "6 * 1.2 and 3 * 7.25" in model.requests[4].messages[-1].content
