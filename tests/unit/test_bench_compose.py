@@ -56,13 +56,15 @@ FRESH20 = load_task_file(TASKS_DIR / "fresh" / "compose20.jsonl")  # held out, r
 FRESH21 = load_task_file(TASKS_DIR / "fresh" / "compose21.jsonl")  # held out, run once at the twenty-seventh stop
 FRESH22 = load_task_file(TASKS_DIR / "fresh" / "compose22.jsonl")  # held out, run once at the twenty-seventh stop
 FRESH23 = load_task_file(TASKS_DIR / "fresh" / "compose23.jsonl")  # held out, run once at the twenty-seventh stop
-FRESH24 = load_task_file(TASKS_DIR / "fresh" / "compose24.jsonl")  # written for the next stop's held-out run
+FRESH24 = load_task_file(TASKS_DIR / "fresh" / "compose24.jsonl")  # held out, run once at the twenty-eighth stop
+FRESH25 = load_task_file(TASKS_DIR / "fresh" / "compose25.jsonl")  # written before the twenty-eighth stop's change
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
     FRESH22,
     FRESH23,
     FRESH24,
+    FRESH25,
 ]
 
 
