@@ -75,10 +75,10 @@ class Agent(Generic[DepsT, OutputT]):
     # A final answer, after tool use, with a number that no tool returned and the task does not contain was
     # computed in the model's head: sent back once with a tool call required (agentcore.unfinished.unsourced).
     check_sources: bool = True
-    # A first call on numbers from nowhere, while the task names items an offered tool fetches, is held back and
-    # the items named (agentcore.fetch_first): "5 + 2 * 3" for 5 usb cables and 2 mice. Off by default: held out,
-    # it lost a task and gained none (compose20), and the real model then wrote its held arithmetic in its answers.
-    fetch_first: bool = False
+    # A first call on numbers from nowhere, while the task names items an offered tool fetches, is taken back and
+    # the turn asked again with only the other tools (agentcore.fetch_first): "5 + 2 * 3" for 5 usb cables and 2
+    # mice. The made-up numbers never enter the conversation.
+    fetch_first: bool = True
 
     def __init__(
         self,

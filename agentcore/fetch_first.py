@@ -8,18 +8,21 @@ and its result stayed in the conversation, where the model took it up again (`"1
 
 So the run's first call, when one of its numbers is in neither the task nor any result, is probed as the answer
 check probes (`unfetched.fetchable`): when another offered read-only tool accepts the task's words, those are
-items to fetch, and the call does not run; the notice names them and the next turn must call another tool. A
-first call whose made-up number is a constant the model knows ("3.5 * 60" for minutes in 3.5 hours) runs, since
-no tool fetches anything the task names. Probed once per run. A later call that takes a held number again
-while an item is still unfetched is held once more, naming what is left: "How much for 4 notebooks and 2
+items to fetch, and the call does not run. It is taken back out of the conversation and the turn is asked again
+with only the other tools. A first call whose made-up number is a constant the model knows ("3.5 * 60" for
+minutes in 3.5 hours) runs, since no tool fetches anything the task names. Probed once per run. A later call that
+takes a held number again while an item is still unfetched is held once more: "How much for 4 notebooks and 2
 pens?" held `"4 * 2 + 10"`, looked up the notebooks, then wrote `"4 * 2 + 10"` again (compose17's o07).
+
+Tried and dropped (twenty-sixth stop): holding the call with a notice that named its made-up numbers and the
+items. Held out it lost a task and gained none (compose20), because the model read the numbers in the notice and
+wrote them into its answers. Taken back silently, they are never in the conversation (twenty-eighth stop).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agentcore import prompting
 from agentcore.grounding import mentions
 from agentcore.messages import ToolCall
 from agentcore.run_reads import good_steps, used_text
@@ -63,15 +66,16 @@ def _held_again(run: Run, call: ToolCall, unknown: set[float]) -> bool:
 
 
 def _hold(run: Run, call: ToolCall, unknown: set[float], items: tuple[str, ...]) -> bool:
+    """Take the call back out of the conversation and ask again, offering only the other tools: the model never
+    reads its made-up numbers, so it cannot take them up later, as it did when a notice named them."""
     ordered = dict.fromkeys(round(abs(v), 12) for v in argument_numbers(call.arguments))
     numbers = [plain(v) for v in ordered if v in unknown]
     run.fetch_first_held.append(frozenset(unknown))
-    tools = [spec.name for spec in run.specs if spec.name != call.name]
-    value = " and ".join(numbers)
-    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {value} would be made up; no tool returned it", True
-    run.forced = frozenset(tools)
+    run.messages.pop()  # the held call's own assistant turn (ToolTurn appended it last)
+    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {' and '.join(numbers)} would be made up", True
+    run.steps[-1].notes.append("taken back: the turn was asked again with only the other tools")
+    run.forced = frozenset(spec.name for spec in run.specs if spec.name != call.name)
     run.failed_calls.add(call.signature())  # it used none of the task's numbers: they are still to use
     run.notice("a call computes with made-up numbers; the task's items are to be fetched first",
                call=call.signature(), numbers=numbers, items=list(items))  # fmt: skip
-    run.messages.append(prompting.made_up_notice(run.ctx.task, numbers, "", tools, items, call=call))
     return True

@@ -274,12 +274,6 @@ def _check_notice_text(part: NoticePart) -> str:
 def _made_up_text(part: NoticePart) -> str:
     """Inputs from nowhere (`names`), or none: the task's own numbers alone, its items (`results`) unfetched."""
     task, numbers = part.task, " and ".join(part.names)
-    if part.call is not None:  # held before it ran (agentcore.fetch_first)
-        return (
-            f"Not run: {numbers} {'is' if len(part.names) == 1 else 'are'} in neither the task nor any tool result:"
-            f" {'it would be' if len(part.names) == 1 else 'they would be'} made up.\nTask: {task}\nGet each value the"
-            f" task needs ({', '.join(part.results)}) with {part.what} first, then compute with the results."
-        )
     if not part.names:
         return (
             f"Not done yet: {clip(part.result)} was computed from the task's own numbers alone, but the task also"

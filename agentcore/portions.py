@@ -64,6 +64,7 @@ def of_results(arguments: dict[str, Any], task: str, results: Sequence[str]) -> 
 def _with_portion(value: Any, portions: list[float], returned: set[float], written: set[float]) -> Any:
     if isinstance(value, str):
         value = _OVER.sub(lambda m: _times_portion(m, portions, returned, written), value)
+        value = _OVER.sub(lambda m: _over_part(m, portions, returned), value)
     match = _SUM.fullmatch(value) if isinstance(value, str) else None
     if match is None:
         return value
@@ -90,6 +91,19 @@ def _times_portion(match: re.Match[str], portions: list[float], returned: set[fl
     if not any(abs(fraction - p) <= _CLOSE * max(p, 0.01) for p in portions):
         return match.group()
     return f"{whole} * {part}"
+
+
+def _over_part(match: re.Match[str], portions: list[float], returned: set[float]) -> str:
+    """ "5 / 19.95" as "19.95 / 5" where 19.95 is a returned value, 5 no returned value, and one fifth a portion
+    the task names ("the price of a mouse plus a fifth of it", compose23's ad13): a fifth of a value is never five
+    over it."""
+    part, whole = match.groups()
+    denominator = float(part)
+    if round(float(whole), 9) not in returned or round(denominator, 9) in returned or denominator <= 1:
+        return match.group()
+    if not any(abs(1 / denominator - p) <= _CLOSE * max(p, 0.01) for p in portions):
+        return match.group()
+    return f"{whole} / {part}"
 
 
 def _fraction(part: str) -> float:

@@ -248,26 +248,11 @@ def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
 
 
 def made_up_notice(
-    task: str,
-    inputs: Sequence[str],
-    result: str,
-    tools: Sequence[str],
-    items: Sequence[str] = (),
-    *,
-    call: ToolCall | None = None,
+    task: str, inputs: Sequence[str], result: str, tools: Sequence[str], items: Sequence[str] = ()
 ) -> Message:
-    """`items`: the task's words no call used yet, named as the values to get; `call`: the call held back on
-    those inputs before it ran (agentcore.fetch_first), where no result exists."""
+    """`items`: the task's words no call used yet, named as the values to get."""
     return render(
-        NoticePart(
-            "made_up",
-            task,
-            call=call,
-            result=result,
-            names=tuple(inputs),
-            what=" or ".join(tools),
-            results=tuple(items),
-        )
+        NoticePart("made_up", task, result=result, names=tuple(inputs), what=" or ".join(tools), results=tuple(items))
     )
 
 

@@ -20,6 +20,7 @@ from typing import Any
 # Not inside a Latin word or number ("mp3", "v2.1"); after CJK text it is a number ("最多10个": 10).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.\u00c0-\u024f])\d+(?:\.\d+)?(?![\d])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a value that is one number and nothing else ("80", "-3.5")
 PERCENT_SIGN = r"\s*(?:%|percent\b|per cent\b)"  # after a number: "15%", "15 percent"
 PERCENT = re.compile(rf"(\d+(?:\.\d+)?){PERCENT_SIGN}", re.IGNORECASE)
@@ -64,8 +65,8 @@ def argument_values(arguments: Any) -> set[float]:
 def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     """The task's numbers, as written, that appear in none of the calls' arguments ("15%" and "15 percent" also
     as 0.15)."""
-    used = {v for arguments in calls for v in argument_values(arguments)}
-    text = _THOUSANDS.sub("", task)
+    used = {v for arguments in calls for v in argument_values(_undated(arguments))}
+    text = _THOUSANDS.sub("", _undated(task))
     unused = []
     for match in _NUMBER.finditer(text):
         value = float(match.group())
@@ -73,6 +74,19 @@ def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
         if value not in used and not (percent and _as_fraction(value) & used):
             unused.append(match.group())
     return list(dict.fromkeys(unused))
+
+
+def _undated(value: Any) -> Any:
+    """`value` (a text or a call's arguments) with each date blanked: a date is one value, not three numbers,
+    and the 03 of "2022-03-01" is not the 3 of "times 3" (compose24's ae05 answered 61 days for "Days from
+    2022-03-01 to 2022-05-01, times 3?": the date_diff call had taken the 3)."""
+    if isinstance(value, str):
+        return _DATE.sub(lambda m: " " * len(m.group()), value)
+    if isinstance(value, dict):
+        return {key: _undated(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_undated(item) for item in value]
+    return value
 
 
 def _as_fraction(percent: float) -> set[float]:

@@ -27,10 +27,7 @@ DONE = [call("calculator", expression="3 * 3.5 + 2 * 1.2"), "12.9"]
 
 
 def agent(model: ScriptedModel, tools: list[object] | None = None, max_steps: int = 8) -> Agent[None, str]:
-    """An agent with `fetch_first` on (off by default: see agentcore.fetch_first)."""
-    made: Agent[None, str] = Agent(model, tools=tools or [lookup, calculator], max_steps=max_steps)
-    made.fetch_first = True
-    return made
+    return Agent(model, tools=tools or [lookup, calculator], max_steps=max_steps)
 
 
 def notices(trace: list[dict[str, object]]) -> list[str]:
@@ -42,10 +39,9 @@ async def test_a_first_call_on_a_made_up_price_is_held_and_the_items_named() -> 
     model = ScriptedModel([call("calculator", expression="3 + 2 * 5"), *FETCHED, *DONE])
     result = await agent(model).run(TASK)
     held = model.requests[1]
-    assert held.messages[-1].content.startswith("Not run: 5 is in neither the task nor any tool result")
-    assert "(notebooks, pens) with lookup first" in held.messages[-1].content
+    assert held.messages == model.requests[0].messages  # taken back: the made-up 5 is nowhere in the conversation
     assert [t.name for t in held.tools] == ["lookup"] and not held.allow_final
-    assert result.steps[0].result is not None and result.steps[0].result.startswith("not run: 5 would be made up")
+    assert result.steps[0].result == "not run: 5 would be made up"
     assert result.output == "12.9" and len(model.requests) == 5  # no made-up answer to send back
 
 
@@ -71,9 +67,13 @@ async def test_a_made_up_call_after_a_lookup_runs() -> None:
     assert not any(n.startswith("a call computes") for n in notices(result.trace))
 
 
-async def test_fetch_first_is_off_by_default() -> None:
+async def test_fetch_first_is_on_by_default_and_can_be_turned_off() -> None:
+    model = ScriptedModel([call("calculator", expression="3 + 2 * 5"), *FETCHED, *DONE])
+    assert (await Agent(model, tools=[lookup, calculator]).run(TASK)).steps[0].result == "not run: 5 would be made up"
     model = ScriptedModel([call("calculator", expression="3 + 2 * 5"), "13", *FETCHED, *DONE])
-    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    off = Agent(model, tools=[lookup, calculator])
+    off.fetch_first = False
+    result = await off.run(TASK)
     assert result.steps[0].result == "13"
     assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
 
@@ -84,8 +84,9 @@ async def test_a_held_number_taken_again_while_an_item_waits_is_held_once_more()
     script = [made_up, FETCHED[0], made_up, FETCHED[1], call("calculator", expression="4 * 3.5 + 2 * 1.2"), "16.4"]
     model = ScriptedModel(script)
     result = await agent(model).run("How much for 4 notebooks and 2 pens?")
-    again = model.requests[3].messages[-1].content
-    assert again.startswith("Not run: 10 is in neither") and "(pens) with lookup first" in again
+    again = model.requests[3]
+    assert again.messages == model.requests[2].messages and [t.name for t in again.tools] == ["lookup"]
+    assert "10" not in "".join(m.content or "" for m in again.messages)
     assert result.output == "16.4"
     assert (
         notices(result.trace).count("a call computes with made-up numbers; the task's items are to be fetched first")
@@ -123,5 +124,5 @@ async def test_two_held_numbers_taken_again_are_held_once_more() -> None:
     script = [made_up, FETCHED[0], made_up, FETCHED[1], *DONE]
     model = ScriptedModel(script)
     result = await agent(model).run(TASK)
-    assert model.requests[3].messages[-1].content.startswith("Not run: 100 and 200 are in neither")
+    assert result.steps[2].result == "not run: 100 and 200 would be made up"
     assert result.output == "12.9"

@@ -49,6 +49,11 @@ def test_named_portions(task: str, portions: list[float]) -> None:
         ("215 / 0.5", "What is 215 over 0.5, plus half of it?", ["215"], "215 / 0.5"),  # the task writes 0.5
         ("214 / 0.5", "What is half of it?", ["215"], "214 / 0.5"),  # 214 no tool returned
         ("240 + 3/4", "a desk plus three quarters of it", ["240"], "240 + 240 * 3/4"),
+        ("19.95 + 5/19.95", "The price of a mouse plus a fifth of it?", ["19.95"], "19.95 + 19.95 / 5"),  # ad13
+        ("4 / 64", "What is a quarter of it?", ["64"], "64 / 4"),  # the part's denominator over the value
+        ("5 / 19.95", "What is 19.95 plus a fifth of it?", ["5"], "5 / 19.95"),  # 19.95 no tool returned
+        ("3 / 19.95", "The price plus a fifth of it?", ["19.95"], "3 / 19.95"),  # not the portion named
+        ("64 / 4", "A quarter of it?", ["64", "4"], "64 / 4"),  # both returned: left as written
     ],
 )
 def test_of_results(expression: str, task: str, results: list[str], runs: str) -> None:

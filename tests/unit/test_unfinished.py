@@ -676,3 +676,13 @@ async def test_a_number_a_call_took_is_a_source_even_on_made_up_inputs() -> None
     model = ScriptedModel([call("calculator", expression="6*8"), "8"])
     result = await Agent(model, tools=[calculator]).run("How many legs does a spider have?")
     assert result.output == "8" and len(model.requests) == 2
+
+
+def test_a_date_is_one_value_and_its_digits_use_no_number_of_the_task() -> None:
+    """compose24's ae05: the 03 of "2022-03-01" went into the date_diff call, and "times 3" counted as done."""
+    task = "Days from 2022-03-01 to 2022-05-01, times 3?"
+    dates = {"start": "2022-03-01", "end": "2022-05-01"}
+    assert unused_numbers(task, [dates]) == ["3"]
+    assert unused_numbers(task, [dates, {"expression": "61 * 3"}]) == []
+    assert premature(task, "61", "61", [dates]) == ["3"]
+    assert unused_numbers("Days between 3/1/2022 and 5/1/2022 divided by 2?", [{"start": "3/1/2022"}]) == ["2"]
