@@ -5,7 +5,8 @@ price of a laptop divided by 3" called as `calculator("3 / 899")`, "take 15 off 
 Where an expression is two numbers only, one a number the task writes once and the other one a tool returned,
 and the task marks its number as the second operand ("divided by 3", "among 3", "minus 20", "subtract 20 from",
 "take 15 off", "40 less than"), the expression runs in that order (`899 / 3`, `240 - 15`); a product of the two
-where the task divides by its number ("divided among 3") runs as that division. The words read are English
+where the task divides by its number ("divided among 3") runs as that division, and one where it takes its number
+away ("with 12 taken off", written `49.5 * 12`) as that subtraction. The words read are English
 arithmetic's words for a divisor and a subtrahend, not a phrasing of the suite.
 """
 
@@ -15,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.unfinished import numbers_in
+from agentcore.unfinished import PERCENT_SIGN, numbers_in
 
 _NUM = r"\d+(?:\.\d+)?"
 _PAIR = re.compile(rf"\s*({_NUM})\s*([-/*])\s*({_NUM})\s*")
@@ -25,6 +26,12 @@ _SUBTRAHEND = (
     r"\b(?:minus|subtract|less|deduct|take\s+away|take|takes|taking)\s+{n}(?!\d|\.\d)"
     r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b"
 )
+# For a product, "take 12" alone is no subtraction ("take 12 backpacks"): only the words that always are.
+_TAKEN = (
+    r"\b(?:minus|subtract|less|deduct|take\s+away)\s+{n}(?!\d|\.\d)"
+    r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b"
+)
+_EITHER = [("/", _DIVISOR), ("-", _TAKEN)]
 
 
 def in_task_order(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
@@ -45,10 +52,16 @@ def _ordered(value: Any, task: str, returned: set[float], written: list[float]) 
         left, right = right, left
     if not _is_ours(left, returned, written) or not _is_theirs(right, returned, written):
         return value
-    pattern = _DIVISOR if operator in "/*" else _SUBTRAHEND
-    if re.search(pattern.format(n=re.escape(_as_written(task, float(left)))), task, re.IGNORECASE) is None:
-        return value
-    return f"{right} {'/' if operator in '/*' else '-'} {left}"
+    number = re.escape(_as_written(task, float(left)))
+    # A product may stand for either: "divided among 3" written `3 * 49.5`, "with 12 taken off" written
+    # `49.5 * 12` (compose24's ae04). A percentage taken off ("20 percent off") is no amount to subtract.
+    named = [("/", _DIVISOR)] if operator == "/" else [("-", _SUBTRAHEND)] if operator == "-" else _EITHER
+    for sign, pattern in named:
+        if sign == "-" and re.search(rf"(?<![\d.]){number}{PERCENT_SIGN}", task, re.IGNORECASE):
+            continue
+        if re.search(pattern.format(n=number), task, re.IGNORECASE) is not None:
+            return f"{right} {sign} {left}"
+    return value
 
 
 def _is_ours(number: str, returned: set[float], written: list[float]) -> bool:

@@ -23,6 +23,10 @@ from agentcore.tools.function import tool
         ("899 / 3", "The price of a laptop divided by 3 is what?", ["899"], "899 / 3"),  # already in order
         ("18 - 3.5", "What is 18 minus the price of a notebook?", ["3.5"], "18 - 3.5"),  # 18 is the minuend
         ("3 * 49.5", "What do 3 backpacks cost?", ["49.5"], "3 * 49.5"),  # no division named
+        ("49.5 * 12", "A backpack's price with 12 taken off?", ["49.5"], "49.5 - 12"),  # ae04: a product
+        ("12 * 49.5", "The backpack's price minus 12?", ["49.5"], "49.5 - 12"),
+        ("129.99 * 20", "Knock 20 percent off the headphones' price.", ["129.99"], "129.99 * 20"),  # a share
+        ("49.5 * 12", "Take 12 backpacks.", ["49.5"], "49.5 * 12"),  # nothing taken off
         ("100 / 4", "What is 100 divided by the count?", ["4"], "100 / 4"),
         ("3 / 3", "The price divided by 3?", ["3"], "3 / 3"),  # the task's number is also the result
         # the task's 7 written with a float's tail is still the task's 7 (this crashed a run: compose18's u06)
