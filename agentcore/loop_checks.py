@@ -375,20 +375,21 @@ def beside_call(run: Run, call: ToolCall) -> bool:
 
 
 def counted_twice_call(run: Run, call: ToolCall) -> bool:
-    """Hold back, once, a call that adds an earlier sum's result and one of that sum's terms: `899 + 1058` after
-    `899 + 159` = 1058 (agentcore.counted_twice). The next turn may answer or call any tool."""
+    """Hold back, once, a call that adds an earlier sum's result and one of that sum's terms (`899 + 1058` after
+    `899 + 159` = 1058), or multiplies a product's result by its count again (`3 * 6.803886` after `3 * 2.267962`;
+    agentcore.counted_twice). The next turn may answer or call any tool."""
     if run.counted_twice_checked or not run.deps.settings.check_sources:
         return False
     earlier = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
     found = counted_twice(call.arguments, earlier, run.ctx.task)
     if found is None:
         return False
-    value, total, expression = found
+    value, total, expression, how = found
     run.counted_twice_checked = True
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {total} already counts {value}", True
-    run.notice("tool call adds a sum's own term to its result; not run", call=call.signature(), value=value)
-    run.messages.append(prompting.counted_twice_notice(run.ctx.task, value, total, expression))
+    run.notice(f"tool call {how} a result by one of its own terms; not run", call=call.signature(), value=value)
+    run.messages.append(prompting.counted_twice_notice(run.ctx.task, value, total, expression, how))
     return True
 
 

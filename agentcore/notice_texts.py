@@ -134,10 +134,12 @@ def _convert_text(part: NoticePart) -> str:
 
 
 def _counted_twice_text(part: NoticePart) -> str:
-    """`part.result` is an earlier sum's result, `part.what` its expression, `part.names[0]` one of its terms."""
+    """`part.result` is an earlier sum's or product's result, `part.what` its expression, `part.names[0]` one of
+    its terms, `part.message` how the call took it again ("added" or "multiplied")."""
     value, total = part.names[0], clip(part.result)
+    again = f"multiplying it by {value}" if part.message == "multiplied" else f"adding {value} to it"
     return (
-        f"Not run: {total} ({clip(part.what, 120)}) already counts {value}; adding {value} to it counts {value}"
+        f"Not run: {total} ({clip(part.what, 120)}) already counts {value}; {again} counts {value}"
         f" twice.\nTask: {part.task}\nIf {total} answers the task, reply with the final_answer now; otherwise"
         " call a tool for the step still to do."
     )

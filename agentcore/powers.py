@@ -2,8 +2,9 @@
 answered with the price, 19.95, and "multiply the price by itself" with the price alone.
 
 English writes a square or a cube with a handful of words ("square of", "square it", "squared", "cubed",
-"multiplied by itself"); the words read here are those, in the places where they name an operation on a value
-("square of the price", "the result squared"), not a unit ("12 square meters", "5 feet squared") or a root.
+"multiplied by itself", "times that same price"); the words read here are those, in the places where they name an
+operation on a value ("square of the price", "the result squared"), not a unit ("12 square meters", "5 feet
+squared") or a root.
 A call used the power when an expression raises a known number to it (`19.95 ** 2`, `19.95^2`, `pow(19.95, 2)`)
 or multiplies one by itself (`19.95 * 19.95`); `2 * 2`, on a number no one gave, used nothing.
 """
@@ -21,7 +22,10 @@ from agentcore.unfinished import argument_values, given_numbers, leaves, values_
 _BEFORE = re.compile(r"\b(square|cube)\s+(?:of|it|that|this|the|them|its|each)\b", re.IGNORECASE)
 # "the result squared", "that price cubed": a value word, then the power (not "5 feet squared", an area).
 _AFTER = re.compile(r"\b(?:it|that|this|result|total|sum|value|price|number|count)\s+(squared|cubed)\b", re.I)
-_ITSELF = re.compile(r"\b(?:multipl(?:y|ied)|times)\b[^.,;]*?\bby\s+itself\b|\btimes\s+itself\b", re.IGNORECASE)
+# "multiplied by itself", "times itself", and the value named again: "multiplied by that same price" (compose25's
+# af15), "times the same amount".
+_SAME = r"(?:itself|(?:that|the)\s+same\b)"
+_ITSELF = re.compile(rf"\b(?:multipl(?:y|ied)|times)\b[^.,;]*?\bby\s+{_SAME}|\btimes\s+{_SAME}", re.IGNORECASE)
 _EXPONENT = {"square": 2, "squared": 2, "cube": 3, "cubed": 3}
 _NUM = r"\d+(?:\.\d+)?"
 _BASES = (

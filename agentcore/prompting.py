@@ -305,9 +305,10 @@ def beside_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str
     return render(NoticePart("beside", task, call=call, result=result, names=tuple(numbers)))
 
 
-def counted_twice_notice(task: str, value: str, total: str, expression: str) -> Message:
-    """A call added `value` to `total`, the result of `expression`, a sum that already counts it."""
-    return render(NoticePart("counted_twice", task, result=total, what=expression, names=(value,)))
+def counted_twice_notice(task: str, value: str, total: str, expression: str, how: str = "added") -> Message:
+    """A call `how` ("added" or "multiplied") `total`, the result of `expression`, by `value`, which that sum or
+    product already counts."""
+    return render(NoticePart("counted_twice", task, result=total, what=expression, names=(value,), message=how))
 
 
 def copied_notice(task: str, copied: str, tool: str, result: str) -> Message:

@@ -26,6 +26,9 @@ def lookup(key: str) -> str:
         ("Look up the price and cube it.", 3),
         ("What is the total squared?", 2),
         ("What is the price of a desk multiplied by itself?", 2),
+        ("What is a pen's price multiplied by that same price?", 2),  # compose25's af15
+        ("The chair's price times the same amount?", 2),
+        ("Multiply the price by 3, the same as before.", None),  # a number, not the value again
         ("A room of 12 square meters costs how much to paint?", None),  # a unit, not an operation
         ("A plot is 5 feet squared.", None),  # an area
         ("What is the square root of the price?", None),
