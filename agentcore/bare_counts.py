@@ -11,16 +11,21 @@ measures all 15 feet, it is not a value per foot; and a number before a unit of 
 `agentcore.unit_names` reads them: "add 5 kilometers") is a quantity, never a count of items, even when a
 converter's "km" names its unit. A count the task writes twice, or an item whose steps returned
 different values, is left as written: which one is meant is a guess.
+
+Once a call has summed every count times its item's value, and every number of the task went into a call, that
+result is the answer by the task's shape (`totals_every_item`): the same ab07 reached `6 * 1.2 + 3 * 7.25` =
+28.95, looked the pens up again and ran `6 * 1.2 + 3 * 28.95` (twenty-eighth stop, a seen task).
 """
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from agentcore.grounding import COUNTED, item_steps
-from agentcore.unfinished import BARE_NUMBER, argument_values, values_in
+from agentcore.unfinished import BARE_NUMBER, argument_values, leaves, unused_numbers, values_in
 from agentcore.unit_names import is_unit
 
 
@@ -85,3 +90,33 @@ def _times(expression: str, count: str, value: str) -> str:
     if bracketed or (before and before[-1] not in "+-") or (after and after[0] not in "+-"):
         return expression
     return f"{expression[:start]}{count} * {value}{expression[end:]}"
+
+
+def totals_every_item(task: str, earlier: Sequence[tuple[Any, str]], arguments: Any) -> bool:
+    """The call multiplies every count the task writes (two or more) by its item's fetched value (`item_values`)
+    in one expression, and no number of the task is left out of the calls: "6 * 1.2 + 3 * 7.25" for "What do 6
+    pens and 3 coffee mugs cost in all?"."""
+    values = item_values(task, earlier)
+    counts = {match.group(1) for match in COUNTED.finditer(task.lower())}
+    if len(values) < 2 or set(values) != counts:
+        return False
+    products = {pair for leaf in leaves(arguments) if isinstance(leaf, str) for pair in _products(leaf)}
+    wanted = {frozenset({_rounded(count), _rounded(value)}) for count, value in values.items()}
+    return wanted <= products and not unused_numbers(task, [*(a for a, _ in earlier), arguments])
+
+
+def _products(expression: str) -> Iterator[frozenset[float]]:
+    """Each product of two written numbers in `expression` (`6 * 1.2`), as the set of the two."""
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            sides = [side.value for side in (node.left, node.right) if isinstance(side, ast.Constant)]
+            if len(sides) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in sides):
+                yield frozenset(_rounded(str(v)) for v in sides)
+
+
+def _rounded(number: str) -> float:
+    return round(abs(float(number)), 12)

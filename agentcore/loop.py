@@ -19,6 +19,7 @@ from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.fetch_first import held_first
 from agentcore.loop_checks import (
     CALL_CHECKS,
+    answer_after_total,
     asked_only,
     in_documented_form,
     placeholder_call,
@@ -127,6 +128,7 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
         run.failed_calls.add(signature)
     else:
         run.plan.advance(result, call.arguments)
+        answer_after_total(run, call)
     run.tool_retries.pop(call.name, None)  # retry limits count consecutive failures
     await run.deps.chain.after_tool(run.ctx, call, result, error)
     if error and placeholder_call(run, call, result):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
-from agentcore.bare_counts import with_item_values
+from agentcore.bare_counts import totals_every_item, with_item_values
 from agentcore.comparisons import as_difference
 from agentcore.counted_twice import counted_twice
 from agentcore.dates import in_documented_layout
@@ -573,6 +573,19 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
 
 
 # The checks a call goes through before it runs, in order; the first that holds it back wins.
+def answer_after_total(run: Run, call: ToolCall) -> None:
+    """After a call that totals every counted item (agentcore.bare_counts.totals_every_item), only a final answer
+    is offered: the model went on past the total, looked an item up again and counted the total as a price."""
+    settings = run.deps.settings
+    if run.final_only or not settings.check_unfinished or settings.output_schema is not None:
+        return
+    current = run.steps[-1]
+    earlier = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None and s is not current]
+    if totals_every_item(run.ctx.task, earlier, call.arguments):
+        run.final_only = True
+        run.notice("a call totalled every counted item; only a final answer is offered", call=call.signature())
+
+
 CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     made_up_result_call,
     made_up_again_call,

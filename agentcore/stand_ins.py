@@ -40,9 +40,14 @@ def with_results(value: Any, tool: str, earlier: Sequence[tuple[str, Any, str]])
     for name, arguments, result in numbers:
         fixed = re.sub(rf"\b{re.escape(name)}\s*\([^()]*\)", result, fixed)
         for text in _texts(arguments):
+            # "4 coffee mugs" after lookup("coffee mugs") = 7.25 is four of them: `4 * 7.25` (compose25's af07)
+            fixed = re.sub(rf"(?<![\w.])(\d+(?:\.\d+)?)\s+{re.escape(text)}", rf"\1 * {result}", fixed)
             fixed = fixed.replace(text, result)
         fixed = _joined_inputs(fixed, arguments, result)
-    fixed = _named(fixed, [result for _, _, result in numbers])
+    written = {m.group() for m in re.finditer(r"\d+(?:\.\d+)?", fixed)}
+    if not written & {result for _, _, result in numbers}:
+        # a name beside a value already written is another thing: af07's "backpacks" after the mugs' 7.25
+        fixed = _named(fixed, [result for _, _, result in numbers])
     return fixed if fixed != value else value
 
 

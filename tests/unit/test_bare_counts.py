@@ -7,7 +7,7 @@ from typing import Any
 from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
-from agentcore.bare_counts import item_values, unpaired, with_item_values
+from agentcore.bare_counts import item_values, totals_every_item, unpaired, with_item_values
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -127,3 +127,23 @@ def test_a_quantity_of_a_unit_counts_no_item() -> None:
     converted = [({"value": 10, "from_unit": "mi", "to_unit": "km"}, "16.09344")]
     assert item_values(task, converted) == {}
     assert with_item_values("16.09344 + 5", task, converted) == "16.09344 + 5"
+
+
+def test_a_total_of_every_count_times_its_value_answers_the_task() -> None:
+    assert totals_every_item(PENS_AND_MUGS, FETCHED, {"expression": "6 * 1.2 + 3 * 7.25"})
+    assert totals_every_item(PENS_AND_MUGS, FETCHED, {"expression": "1.2 * 6 + (7.25 * 3)"})
+    assert not totals_every_item(PENS_AND_MUGS, FETCHED, {"expression": "6 * 1.2 + 3 * 1.2"})  # the mugs' value
+    assert not totals_every_item(PENS_AND_MUGS, FETCHED[:1], {"expression": "6 * 1.2 + 3 * 7.25"})  # unfetched
+    task = "What do 6 pens and 3 coffee mugs cost with 10 off?"
+    assert not totals_every_item(task, FETCHED, {"expression": "6 * 1.2 + 3 * 7.25"})  # the 10 is still to use
+    one = "What do 6 pens cost?"
+    assert not totals_every_item(one, FETCHED[:1], {"expression": "6 * 1.2"})  # one item: nothing to go past
+
+
+async def test_after_the_total_only_a_final_answer_is_offered() -> None:
+    """compose21's ab07: 28.95 reached, the pens looked up again and `6 * 1.2 + 3 * 28.95` run."""
+    model, result = await _run(call("calculator", expression="6 * 1.2 + 3 * 7.25"), "28.95")
+    assert model.requests[3].tools == () and result.output == "28.95"
+    assert "a call totalled every counted item; only a final answer is offered" in [
+        e["message"] for e in result.trace if e["kind"] == "notice"
+    ]

@@ -12,6 +12,7 @@ from agentcore.tools.function import tool
 
 WEBCAM = [("lookup", {"table": "prices", "key": "webcam"}, "64")]
 DAYS = [("date_diff", {"start": "2024-07-04", "end": "2024-09-01"}, "59")]
+MUGS = [("lookup", {"table": "prices", "key": "coffee mugs"}, "7.25")]
 PROVERB = "a journey of a thousand miles begins with a single step"
 
 
@@ -33,6 +34,10 @@ PROVERB = "a journey of a thousand miles begins with a single step"
         ("2024-07-04 * 2", DAYS, "2024-07-04 * 2"),  # one date alone stands for nothing
         ("price", WEBCAM, "price"),  # no arithmetic
         ("price * 2", [("lookup", {"key": "webcam"}, "webcam: 64 dollars")], "price * 2"),  # no bare number
+        # compose25's af07: the counted text is that many of it; the other item's name is no stand-in for it
+        ("4 coffee mugs + 2 backpacks * 100", MUGS, "4 * 7.25 + 2 backpacks * 100"),
+        ("coffee mugs * 4", MUGS, "7.25 * 4"),
+        ("price * 4 + 7.25", WEBCAM, "64 * 4 + 7.25"),  # the fetched 64 is not written: the name stands for it
     ],
 )
 def test_with_results(expression: str, earlier: list[tuple[str, dict[str, str], str]], fixed: str) -> None:
