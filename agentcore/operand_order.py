@@ -22,13 +22,14 @@ _NUM = r"\d+(?:\.\d+)?"
 _PAIR = re.compile(rf"\s*({_NUM})\s*([-/*])\s*({_NUM})\s*")
 # Before the number: what it divides by, or what is taken away ("divided by 3", "minus 20", "take away 30").
 _DIVISOR = r"\b(?:divided|divide|split|shared|share)\s+(?:\w+\s+){{0,3}}?(?:by|among|between)\s+{n}(?!\d|\.\d)"
+_BY = r"(?:cut|reduced|lowered|decreased|dropped)\s+by"  # "cut by 29" (compose26's ag04)
 _SUBTRAHEND = (
-    r"\b(?:minus|subtract|less|deduct|take\s+away|take|takes|taking)\s+{n}(?!\d|\.\d)"
+    r"\b(?:minus|subtract|less|deduct|take\s+away|take|takes|taking|" + _BY + r")\s+{n}(?!\d|\.\d)"
     r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b"
 )
 # For a product, "take 12" alone is no subtraction ("take 12 backpacks"): only the words that always are.
 _TAKEN = (
-    r"\b(?:minus|subtract|less|deduct|take\s+away)\s+{n}(?!\d|\.\d)"
+    r"\b(?:minus|subtract|less|deduct|take\s+away|" + _BY + r")\s+{n}(?!\d|\.\d)"
     r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b"
 )
 _EITHER = [("/", _DIVISOR), ("-", _TAKEN)]

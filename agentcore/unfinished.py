@@ -113,6 +113,15 @@ _DENOMINATORS = {"third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, 
 _SHARES = rf"\b({'|'.join(_COUNTS)})[\s-]+({'|'.join(_DENOMINATORS)})s\b"
 
 
+# One part, named by its article: "a third of it". "third" alone is as often an order ("the third item").
+_ONE_PART = re.compile(rf"\b(?:a|one)[\s-]+({'|'.join(_DENOMINATORS)})\s+of\b")
+
+
+def _is_part(value: float, denominator: int) -> bool:
+    """A call's number that writes one part of `denominator`: the denominator, or the fraction to two places."""
+    return value == denominator or abs(value - 1 / denominator) <= 0.01 / denominator
+
+
 def shares(text: str, then: str = "") -> list[tuple[int, int]]:
     """Each count of parts the text writes (followed by the pattern `then`), as (count, denominator): "three
     quarters" -> (3, 4)."""
@@ -130,6 +139,10 @@ def unused_parts(task: str, calls: Sequence[dict[str, Any]], tools: str) -> list
     lowered = task.lower()
     words = dict.fromkeys(w for w in re.findall(r"[a-z]+", lowered) if w in _PARTS and w not in named)
     found = [plain(_PARTS[w][0]) for w in words if not {round(float(v), 12) for v in _PARTS[w]} & used]
+    for word in dict.fromkeys(_ONE_PART.findall(lowered)):  # "a third of that price" (compose26's ag13)
+        part = _DENOMINATORS[word]
+        if word not in _PARTS and word not in named and not any(_is_part(v, part) for v in used):
+            found.append(f"1/{part}")
     for count, denominator in shares(lowered):
         if round(count / denominator, 12) not in used and not {float(count), float(denominator)} <= used:
             found.append(f"{count}/{denominator}")  # as written: "with 240 and 0.75" got `3/4 * 0.75`

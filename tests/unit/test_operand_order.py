@@ -27,6 +27,8 @@ from agentcore.tools.function import tool
         ("12 * 49.5", "The backpack's price minus 12?", ["49.5"], "49.5 - 12"),
         ("129.99 * 20", "Knock 20 percent off the headphones' price.", ["129.99"], "129.99 * 20"),  # a share
         ("49.5 * 12", "Take 12 backpacks.", ["49.5"], "49.5 * 12"),  # nothing taken off
+        ("29 * 329", "A tablet's price, cut by 29?", ["329"], "329 - 29"),  # compose26's ag04
+        ("29 - 329", "A tablet's price reduced by 29?", ["329"], "329 - 29"),
         ("100 / 4", "What is 100 divided by the count?", ["4"], "100 / 4"),
         ("3 / 3", "The price divided by 3?", ["3"], "3 / 3"),  # the task's number is also the result
         # the task's 7 written with a float's tail is still the task's 7 (this crashed a run: compose18's u06)

@@ -637,6 +637,11 @@ async def test_an_items_price_left_out_of_the_product_goes_back_with_both_result
         ("a desk plus three quarters of it", [{"expression": "240 * 3 / 4"}], "calculator", []),
         ("a desk plus three quarters of it", [{"expression": "240 * 0.75"}], "calculator", []),
         ("two thirds of a tablet", [{"key": "tablet"}], "lookup", ["2/3"]),
+        ("A desk lamp's price plus a third of that price?", [{"key": "desk lamp"}], "lookup", ["1/3"]),  # ag13
+        ("A desk lamp's price plus a third of that price?", [{"expression": "32.4 / 3"}], "calculator", []),
+        ("A desk lamp's price plus a third of that price?", [{"expression": "32.4 * 0.333"}], "calculator", []),
+        ("The third item's price?", [{"key": "item"}], "lookup", []),  # an order, not a part
+        ("a quarter of the price", [{"key": "desk"}], "lookup", ["0.25"]),  # read once, as before
     ],
 )
 def test_unused_parts(task: str, calls: list[dict[str, Any]], tools: str, pending: list[str]) -> None:
