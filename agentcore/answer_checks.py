@@ -144,6 +144,12 @@ def restated_check(run: Run, answer: str) -> bool:
         return False
     run.restated_sent = True
     latest = (done[-1].result or "").strip()
+    pending = unused_numbers(run.ctx.task, [step.call.arguments for step in done if step.call is not None])
+    if pending:  # "3.0" for "3 pounds in grams, spread over 4 jars": the 4 is still to use (compose26's ag06)
+        run.forced = frozenset(spec.name for spec in run.specs)
+        run.notice("final answer restates the task's numbers while the task is unfinished", numbers=pending)
+        run.messages.append(prompting.unfinished_notice(run.ctx.task, pending, latest))
+        return True
     run.notice("final answer restates the task's numbers, not a tool's result; sent back", result=latest)
     run.messages.append(prompting.copied_notice(run.ctx.task, answer.strip(), "", latest))
     return True

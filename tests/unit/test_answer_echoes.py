@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 
 from agentcore.agent import Agent
@@ -262,3 +264,20 @@ def test_redone_is_the_answers_line_that_a_later_call_of_another_tool_started_ag
     again = [steps[0], ("calculator", {"expression": "12 * 3"}, "36")]
     assert redone(task, "36000", again) is None  # the same tool: another step, not a new start
     assert redone(task, "36000", [steps[0], ("convert", {"value": 5}, "11")]) is None  # another number
+
+
+async def test_a_restated_number_while_a_number_of_the_task_is_unused_names_that_number() -> None:
+    """compose26's ag06: "3.0" after 3 pounds came back as 1360.77711 grams, the 4 jars still to use."""
+
+    @tool(read_only=True)
+    def unit_convert(value: float, from_unit: Literal["lb", "g"], to_unit: Literal["lb", "g"]) -> str:
+        """Convert a value between units: lb (pounds), g (grams)."""
+        return "1360.77711"
+
+    task = "How many grams is 3 pounds, spread over 4 jars?"
+    script = [call("unit_convert", value=3, from_unit="lb", to_unit="g"), "3.0"]
+    model = ScriptedModel([*script, call("calculator", expression="1360.77711 / 4"), "340.1942775"])
+    result = await Agent(model, tools=[unit_convert, calculator]).run(task)
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith("Not done yet: 1360.77711 is only the result of the last step, and the task still uses 4")
+    assert not model.requests[2].allow_final and result.output == "340.1942775"
