@@ -26,6 +26,7 @@ from agentcore.notice_texts import clip
 from agentcore.operand_order import in_task_order
 from agentcore.places import real_places
 from agentcore.portions import of_results
+from agentcore.powers import without_unasked_powers
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
 from agentcore.roles import in_named_places
@@ -538,9 +539,10 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
     (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
     pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
-    place of its result goes as that result (agentcore.stand_ins), and a count of an item written alone into a sum
-    that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 * 7.25";
-    agentcore.bare_counts), and an expression that also does a later step of the
+    place of its result goes as that result (agentcore.stand_ins), and a power of a result the task never asks for
+    goes as the result ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone
+    into a sum that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 *
+    7.25"; agentcore.bare_counts), and an expression that also does a later step of the
     plan against precedence goes as its own step (step_order), and a count of days converted with the wrong factor goes
     with the right one (`2 * 60` for minutes; asked_units), and an argument that runs on in a decoding loop goes with
     its repeated operation once (agentcore.runaway)."""
@@ -552,6 +554,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
     written = cut_short(call.arguments)
     arguments = {key: with_results(value, call.name, earlier) for key, value in written.items()}
+    arguments = without_unasked_powers(arguments, run.ctx.task, results)
     items = [(given, result) for name, given, result in earlier if name != call.name]
     arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)

@@ -57,6 +57,26 @@ def powered(value: str, exponent: int) -> str:
     return " * ".join([value.strip()] * exponent)
 
 
+_RAISED = re.compile(rf"(?<![\d.])({_NUM})\s*(?:\*\*|\^)\s*({_NUM})(?![\d.])")
+
+
+def without_unasked_powers(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with each power of a returned value dropped where the task names no power and neither the task
+    nor a result gives the exponent: `3 * 8.75**2` for "3 usb cables" runs as `3 * 8.75` (compose24's ae07, where
+    `5 + 3 * 3.5**2` came first). The same dict when nothing changes."""
+    if named_power(task) is not None:
+        return arguments
+    returned = {n for result in results for n in values_in(result)}
+    given = given_numbers(task)
+
+    def bare(match: re.Match[str]) -> str:
+        base, exponent = (round(abs(float(g)), 12) for g in match.groups())
+        return match.group(1) if base in returned and exponent not in given | returned else match.group()
+
+    fixed = {key: _RAISED.sub(bare, value) if isinstance(value, str) else value for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
 def grounded(steps: Sequence[tuple[Any, str]], task: str) -> list[tuple[Any, str]]:
     """The (arguments, result) steps whose numbers all come from the task or an earlier grounded result: not
     `2 * 2` made up twice (`unfinished.made_up_steps` counts a call's own inputs as known for the next)."""

@@ -7,7 +7,7 @@ import pytest
 from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
-from agentcore.powers import named_power, power_used, powered
+from agentcore.powers import named_power, power_used, powered, without_unasked_powers
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -120,3 +120,18 @@ async def test_a_result_put_in_place_of_an_insisted_number_is_checked_as_an_answ
     result = await Agent(model, tools=tools).run("A parcel weighs 2 kilograms. How many pounds do 5 parcels weigh?")
     assert "the task still uses 5" in model.requests[4].messages[-1].content
     assert result.output == "22.046225"
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "results", "runs"),
+    [
+        ("5 * 3.5 + 3 * 8.75**2", "What do 5 notebooks and 3 usb cables cost?", ["3.5", "8.75"], "5 * 3.5 + 3 * 8.75"),
+        ("5 + 3 * 3.5 ^ 2", "What do 5 notebooks and 3 usb cables cost?", ["3.5"], "5 + 3 * 3.5"),  # ae07
+        ("19.95 ** 2", "What is the square of the price of a mouse?", ["19.95"], "19.95 ** 2"),  # asked
+        ("1.05 ** 3", "What does 100 grow to at 5% a year for 3 years?", ["1.05"], "1.05 ** 3"),  # the task's 3
+        ("5 ** 2", "What is 5 to the second power?", [], "5 ** 2"),  # the task's own number, not a result
+        ("64 ** 4", "Raise the price to the number of words in 'a b c d'.", ["64", "4"], "64 ** 4"),  # a result's 4
+    ],
+)
+def test_a_power_no_one_asked_for_is_dropped(expression: str, task: str, results: list[str], runs: str) -> None:
+    assert without_unasked_powers({"expression": expression}, task, results) == {"expression": runs}
