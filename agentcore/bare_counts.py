@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from agentcore.grounding import COUNTED, item_steps
+from agentcore.grounding import COUNTED, FUNCTION_WORDS, item_steps
 from agentcore.unfinished import BARE_NUMBER, argument_values, leaves, unused_numbers, values_in
 from agentcore.unit_names import is_unit
 
@@ -120,3 +120,38 @@ def _products(expression: str) -> Iterator[frozenset[float]]:
 
 def _rounded(number: str) -> float:
     return round(abs(float(number)), 12)
+
+
+def counts_multiplied(task: str, arguments: Any, earlier: Sequence[tuple[Any, str]]) -> tuple[str, str] | None:
+    """Two counts of different items ("3 keyboards and 2 webcams") that an expression of the call multiplies
+    together as a term of a sum (`3 * 2 + 45.9`: compose23's ad07), where a step fetched the value of one of the
+    items, as written in the task; None otherwise. A product that goes on to a value is a count of a count ("6 * 4
+    * 1.2" for 4 packs of 6 pens), and counts the task writes twice, or quantities of a unit, are left alone."""
+    items, values = _counted(task), item_values(task, earlier)
+    if len(items) < 2 or not values:
+        return None
+    for text in (leaf for leaf in leaves(arguments) if isinstance(leaf, str)):
+        for first, second in ((a, b) for a in items for b in items if items[a] != items[b]):
+            if not {first, second} & set(values):
+                continue
+            product = rf"(?<![\w.*/]){re.escape(first)}\s*\*\s*{re.escape(second)}(?![\w.])(?!\s*[*/])"
+            if re.search(rf"{product}\s*[-+]|[-+]\s*{product}", text):
+                order = sorted((first, second), key=list(items).index)  # the task's order
+                return order[0], order[1]
+    return None
+
+
+def _counted(task: str) -> dict[str, str]:
+    """Each count the task writes once before an item that is no unit, with the item's words."""
+    text = task.lower()
+    found: dict[str, str] = {}
+    for match in COUNTED.finditer(text):
+        count, words = match.group(1), [w for w in match.group(2, 3) if w]
+        if len(re.findall(rf"(?<![\w.]){re.escape(count)}(?![\w.])", text)) == 1 and not is_unit(words[0]):
+            found[count] = " ".join(w for w in words if w not in FUNCTION_WORDS)
+    return found
+
+
+def counted_item(task: str, count: str) -> str:
+    """The words the task writes after `count` ("keyboards" for 3), "" for none."""
+    return _counted(task).get(count, "")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
-from agentcore.bare_counts import totals_every_item, with_item_values
+from agentcore.bare_counts import counted_item, counts_multiplied, item_values, totals_every_item, with_item_values
 from agentcore.comparisons import as_difference
 from agentcore.counted_twice import counted_twice
 from agentcore.dates import in_documented_layout
@@ -576,6 +576,27 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
 
 
 # The checks a call goes through before it runs, in order; the first that holds it back wins.
+def counts_multiplied_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that multiplies the counts of two different items together (`3 * 2 + 45.9` for "3
+    keyboards and 2 webcams": compose23's ad07); the notice writes each count with its own item's value, or names
+    the item still to fetch, and the next turn may call any tool."""
+    if run.counts_multiplied_checked or not run.deps.settings.check_sources:
+        return False
+    earlier = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    found = counts_multiplied(run.ctx.task, call.arguments, earlier)
+    if found is None:
+        return False
+    run.counts_multiplied_checked = True
+    values = item_values(run.ctx.task, earlier)
+    terms = [f"{count} * {values[count]}" if count in values else "" for count in found]
+    items = [counted_item(run.ctx.task, count) for count in found]
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {found[0]} and {found[1]} count different items", True
+    run.notice("tool call multiplies the counts of two items together; not run", call=call.signature())
+    run.messages.append(prompting.counts_multiplied_notice(run.ctx.task, call, list(found), items, terms))
+    return True
+
+
 def answer_after_total(run: Run, call: ToolCall) -> None:
     """After a call that totals every counted item (agentcore.bare_counts.totals_every_item), only a final answer
     is offered: the model went on past the total, looked an item up again and counted the total as a price."""
@@ -595,6 +616,7 @@ CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     stale_call,
     beside_call,
     counted_twice_call,
+    counts_multiplied_call,
     doubled_call,
     unsupplied_call,
     unfitting_call,

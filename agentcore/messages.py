@@ -33,6 +33,7 @@ NoticeKind = Literal[
     "portion",
     "made_up_result",
     "counted_twice",
+    "counts_multiplied",
 ]
 
 

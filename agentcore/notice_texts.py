@@ -19,7 +19,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
-    "power", "closer_tool", "counted_twice",
+    "power", "closer_tool", "counted_twice", "counts_multiplied",
 )  # fmt: skip
 
 
@@ -55,6 +55,7 @@ def notice_text(part: NoticePart) -> str:
             "convert": _convert_text,
             "closer_tool": _closer_tool_text,
             "counted_twice": _counted_twice_text,
+            "counts_multiplied": _counts_multiplied_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -142,6 +143,23 @@ def _counted_twice_text(part: NoticePart) -> str:
         f"Not run: {total} ({clip(part.what, 120)}) already counts {value}; {again} counts {value}"
         f" twice.\nTask: {part.task}\nIf {total} answers the task, reply with the final_answer now; otherwise"
         " call a tool for the step still to do."
+    )
+
+
+def _counts_multiplied_text(part: NoticePart) -> str:
+    """`part.names`: two counts the call multiplied together; `part.results`: their items; `part.what`: each
+    count times its item's value, "|"-joined, empty where the value is not fetched yet."""
+    counted = [f"{count} {item}".strip() for count, item in zip(part.names, part.results, strict=True)]
+    terms = part.what.split("|")
+    ready = [term for term in terms if term]
+    waiting = [item or count for count, item, term in zip(part.names, part.results, terms, strict=True) if not term]
+    step = (
+        f"Get the value of {' and '.join(waiting)} with a tool first." if waiting else f"Compute {' + '.join(ready)}."
+    )
+    done = f" The ones you have: {' and '.join(ready)}." if ready and waiting else ""
+    return (
+        f"Not run: {part.names[0]} * {part.names[1]} multiplies the counts of two different things"
+        f" ({' and '.join(counted)}). Each count goes with its own item's value.{done}\nTask: {part.task}\n{step}"
     )
 
 

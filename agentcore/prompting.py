@@ -311,6 +311,15 @@ def counted_twice_notice(task: str, value: str, total: str, expression: str, how
     return render(NoticePart("counted_twice", task, result=total, what=expression, names=(value,), message=how))
 
 
+def counts_multiplied_notice(
+    task: str, call: ToolCall, counts: Sequence[str], items: Sequence[str], terms: Sequence[str]
+) -> Message:
+    """`call` multiplied `counts` (of `items`) together; `terms` writes each count times its item's value, "" where
+    that value is not fetched yet."""
+    part = NoticePart("counts_multiplied", task, call=call, names=tuple(counts), results=tuple(items))
+    return render(replace(part, what="|".join(terms)))
+
+
 def copied_notice(task: str, copied: str, tool: str, result: str) -> Message:
     """The answer is `copied`, what the model gave `tool` (or, `tool` empty, the task's numbers), not what `tool`
     returned (`result`)."""

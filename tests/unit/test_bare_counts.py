@@ -7,7 +7,14 @@ from typing import Any
 from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
-from agentcore.bare_counts import item_values, totals_every_item, unpaired, with_item_values
+from agentcore.bare_counts import (
+    counted_item,
+    counts_multiplied,
+    item_values,
+    totals_every_item,
+    unpaired,
+    with_item_values,
+)
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -147,3 +154,43 @@ async def test_after_the_total_only_a_final_answer_is_offered() -> None:
     assert "a call totalled every counted item; only a final answer is offered" in [
         e["message"] for e in result.trace if e["kind"] == "notice"
     ]
+
+
+KEYBOARDS = "What is the total for 3 keyboards and 2 webcams?"
+
+
+def test_two_items_counts_multiplied_together_are_found() -> None:
+    keyboards = [({"key": "keyboards"}, "45.9")]
+    assert counts_multiplied(KEYBOARDS, {"expression": "3 * 2 + 45.9"}, keyboards) == ("3", "2")
+    assert counts_multiplied(KEYBOARDS, {"expression": "45.9 + 2 * 3"}, keyboards) == ("3", "2")
+    assert counts_multiplied(KEYBOARDS, {"expression": "3 * 45.9 + 2 * 64"}, keyboards) is None
+    assert counts_multiplied(KEYBOARDS, {"expression": "3 * 2 + 45.9"}, []) is None  # no value fetched
+    packs = "A pack holds 6 pens. How many pens do 4 packs hold, and what do they cost?"
+    pens = [({"key": "pens"}, "1.2")]
+    assert counts_multiplied(packs, {"expression": "6 * 4 * 1.2"}, pens) is None  # a count of a count
+    assert counts_multiplied(packs, {"expression": "6 * 4"}, pens) is None  # no sum
+    assert counts_multiplied("Buy 3 pens and 3 mugs.", {"expression": "3 * 3 + 1.2"}, pens) is None  # written twice
+    assert counted_item(KEYBOARDS, "2") == "webcams" and counted_item(KEYBOARDS, "3") == "keyboards"
+
+
+@tool(read_only=True)
+def price(key: str) -> str:
+    """Look up a product's price."""
+    return {"keyboards": "45.9", "webcams": "64"}[key]
+
+
+async def test_a_call_multiplying_two_items_counts_is_held_and_the_items_value_named() -> None:
+    """compose23's ad07: `3 * 2 + 45.9` after the keyboards' lookup."""
+    script = [
+        call("price", key="keyboards"),
+        call("calculator", expression="3 * 2 + 45.9"),
+        call("price", key="webcams"),
+    ]
+    model = ScriptedModel([*script, call("calculator", expression="3 * 45.9 + 2 * 64"), "265.7"])
+    result = await Agent(model, tools=[price, calculator]).run(KEYBOARDS)
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith(
+        "Not run: 3 * 2 multiplies the counts of two different things (3 keyboards and 2 webcams)."
+    )
+    assert "The ones you have: 3 * 45.9." in notice and notice.endswith("Get the value of webcams with a tool first.")
+    assert result.steps[1].result == "not run: 3 and 2 count different items" and result.output == "265.7"

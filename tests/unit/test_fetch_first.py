@@ -79,8 +79,9 @@ async def test_fetch_first_is_on_by_default_and_can_be_turned_off() -> None:
 
 
 async def test_a_held_number_taken_again_while_an_item_waits_is_held_once_more() -> None:
-    """compose17's o07: `4 * 2 + 10` held, the notebooks looked up, then `4 * 2 + 10` again."""
-    made_up = call("calculator", expression="4 * 2 + 10")
+    """compose17's o07: `4 * 2 + 10` held, the notebooks looked up, then `4 * 2 + 10` again (here `4 + 2 * 10`:
+    `4 * 2` is now caught as two items' counts multiplied, agentcore.bare_counts)."""
+    made_up = call("calculator", expression="4 + 2 * 10")
     script = [made_up, FETCHED[0], made_up, FETCHED[1], call("calculator", expression="4 * 3.5 + 2 * 1.2"), "16.4"]
     model = ScriptedModel(script)
     result = await agent(model).run("How much for 4 notebooks and 2 pens?")
