@@ -79,6 +79,27 @@ def with_item_values(expression: Any, task: str, earlier: Sequence[tuple[Any, st
     return fixed if fixed != expression else expression
 
 
+def with_own_values(expression: Any, task: str, earlier: Sequence[tuple[Any, str]]) -> Any:
+    """`expression` with the items' values put back with their own counts, where every count the task writes
+    (two or more) is multiplied by another counted item's value: `3 * 64 + 2 * 45.9` for "3 keyboards and 2
+    webcams" runs as `3 * 45.9 + 2 * 64` (compose23's ad07, after the counts-multiplied notice). The same object
+    when nothing changes."""
+    if not earlier or not isinstance(expression, str) or "*" not in expression:
+        return expression
+    values = item_values(task, earlier)
+    if len(values) < 2 or len(set(values.values())) != len(values):
+        return expression
+    fixed = expression
+    for count, own in values.items():
+        others = "|".join(re.escape(v) for c, v in values.items() if c != count)
+        number = re.escape(count)
+        pattern = rf"(?<![\w.]){number}\s*\*\s*(?:{others})(?![\w.])|(?<![\w.])(?:{others})\s*\*\s*{number}(?![\w.])"
+        if len(re.findall(pattern, fixed)) != 1:
+            return expression  # every count swapped, each once, or it is not a swap
+        fixed = re.sub(pattern, f"{count} * {own}", fixed)
+    return fixed
+
+
 def _times(expression: str, count: str, value: str) -> str:
     """`count` as `count * value` where it is written once, outside brackets, between sum signs or the ends."""
     places = list(re.finditer(rf"(?<![\w.]){re.escape(count)}(?![\w.])", expression))

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
-from agentcore.bare_counts import counted_item, counts_multiplied, item_values, totals_every_item, with_item_values
+from agentcore.bare_counts import (
+    counted_item,
+    counts_multiplied,
+    item_values,
+    totals_every_item,
+    with_item_values,
+    with_own_values,
+)
 from agentcore.comparisons import as_difference
 from agentcore.counted_twice import counted_twice
 from agentcore.dates import in_documented_layout
@@ -542,7 +549,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     place of its result goes as that result (agentcore.stand_ins), and a power of a result the task never asks for
     goes as the result ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone
     into a sum that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 *
-    7.25"; agentcore.bare_counts), and an expression that also does a later step of the
+    7.25"; agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64 + 2 * 45.9"
+    for 3 keyboards and 2 webcams), and an expression that also does a later step of the
     plan against precedence goes as its own step (step_order), and a count of days converted with the wrong factor goes
     with the right one (`2 * 60` for minutes; asked_units), and an argument that runs on in a decoding loop goes with
     its repeated operation once (agentcore.runaway)."""
@@ -557,6 +565,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = without_unasked_powers(arguments, run.ctx.task, results)
     items = [(given, result) for name, given, result in earlier if name != call.name]
     arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
+    arguments = {key: with_own_values(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)

@@ -14,6 +14,7 @@ from agentcore.bare_counts import (
     totals_every_item,
     unpaired,
     with_item_values,
+    with_own_values,
 )
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
@@ -194,3 +195,15 @@ async def test_a_call_multiplying_two_items_counts_is_held_and_the_items_value_n
     )
     assert "The ones you have: 3 * 45.9." in notice and notice.endswith("Get the value of webcams with a tool first.")
     assert result.steps[1].result == "not run: 3 and 2 count different items" and result.output == "265.7"
+
+
+def test_counts_multiplied_by_each_others_values_go_with_their_own() -> None:
+    """compose23's ad07 after its notice: `3 * 64 + 2 * 45.9` for 3 keyboards (45.9) and 2 webcams (64)."""
+    fetched = [({"key": "keyboards"}, "45.9"), ({"key": "webcams"}, "64")]
+    assert with_own_values("3 * 64 + 2 * 45.9", KEYBOARDS, fetched) == "3 * 45.9 + 2 * 64"
+    assert with_own_values("64 * 3 + 45.9 * 2", KEYBOARDS, fetched) == "3 * 45.9 + 2 * 64"
+    right = "3 * 45.9 + 2 * 64"
+    assert with_own_values(right, KEYBOARDS, fetched) is right
+    half = "3 * 64 + 2 * 64"  # one count swapped, not both: which was meant is a guess
+    assert with_own_values(half, KEYBOARDS, fetched) is half
+    assert with_own_values("3 * 64 + 2 * 45.9", KEYBOARDS, fetched[:1]) == "3 * 64 + 2 * 45.9"  # one value known
