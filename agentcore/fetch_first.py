@@ -10,9 +10,11 @@ So the run's first call, when one of its numbers is in neither the task nor any 
 check probes (`unfetched.fetchable`): when another offered read-only tool accepts the task's words, those are
 items to fetch, and the call does not run. It is taken back out of the conversation and the turn is asked again
 with only the other tools. A first call whose made-up number is a constant the model knows ("3.5 * 60" for
-minutes in 3.5 hours) runs, since no tool fetches anything the task names. Probed once per run. A later call that
-takes a held number again while an item is still unfetched is held once more: "How much for 4 notebooks and 2
-pens?" held `"4 * 2 + 10"`, looked up the notebooks, then wrote `"4 * 2 + 10"` again (compose17's o07).
+minutes in 3.5 hours) runs, since no tool fetches anything the task names. Probed once per run. A later call on
+a number from nowhere, while one of those items is still unfetched, is held once more: "How much for 4 notebooks
+and 2 pens?" held `"4 * 2 + 10"`, looked up the notebooks, then wrote `"4 * 2 + 10"` again (compose17's o07), and
+"3 notebooks and 2 pens" held `3 + 2 * 5`, looked up the notebooks, then wrote `3.5 + 2 * 100` (compose11's j07,
+in the real-model tests: the new number had run).
 
 Tried and dropped (twenty-sixth stop): holding the call with a notice that named its made-up numbers and the
 items. Held out it lost a task and gained none (compose20), because the model read the numbers in the notice and
@@ -37,8 +39,8 @@ MAX_HOLDS = 2  # the first call, and one call that takes its numbers again
 
 async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     """Hold back `call` when it is the run's first and computes with numbers from nowhere that items the task
-    names, fetched by another offered tool, should supply; or when it takes such a held number again while one of
-    those items is still unfetched."""
+    names, fetched by another offered tool, should supply; or, after such a hold, when it computes with a number
+    from nowhere again while one of those items is still unfetched."""
     settings = run.deps.settings
     if not (settings.check_sources and settings.fetch_first) or run.final_only or settings.output_schema is not None:
         return False
@@ -57,8 +59,7 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
 
 
 def _held_again(run: Run, call: ToolCall, unknown: set[float]) -> bool:
-    held = frozenset().union(*run.fetch_first_held)
-    if not run.fetch_first_items or len(run.fetch_first_held) >= MAX_HOLDS or not unknown & held:
+    if not run.fetch_first_items or not run.fetch_first_held or len(run.fetch_first_held) >= MAX_HOLDS:
         return False
     used = used_text(run)
     left = tuple(item for item in run.fetch_first_items if not mentions(used, item))

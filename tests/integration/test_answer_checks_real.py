@@ -21,9 +21,10 @@ def price(product: str) -> float:
     return PRICES[product.lower().strip()]
 
 
-async def shop(model: LlamaCppModel, task: str) -> RunResult[str]:
+async def shop(model: LlamaCppModel, task: str, *, fetch_first: bool = True) -> RunResult[str]:
     """A run with the bench's lookup tables and calculator (read-only tools, so the loop may probe them)."""
     agent: Agent[None, str] = Agent(model, tools=toolbox.agent_tools(["lookup", "calculator"]))
+    agent.fetch_first = fetch_first
     return await agent.run(task)
 
 
@@ -97,9 +98,19 @@ async def test_a_lookup_in_the_wrong_table_runs_in_the_table_that_has_the_key(qw
     """After the made-up-inputs notice this model looked "keyboard" up in the capitals table (the first listed),
     and gave up on the error. lookup is read-only, so the loop tries its other tables: only prices has the key,
     and that call runs instead (agentcore.probe); the model goes on to the mouse and the sum."""
-    result = await shop(qwen, "What is the total price of one keyboard and one mouse?")
+    # With fetch_first off the made-up first call runs, and the answer check's notice leads to the wrong table.
+    result = await shop(qwen, "What is the total price of one keyboard and one mouse?", fetch_first=False)
     probed = [e for e in result.trace if e["kind"] == "notice" and "other enum value" in e["message"]]
     assert probed and "capitals" in probed[0]["call"]
+    assert "65.85" in str(result.output)
+
+
+async def test_a_made_up_first_call_is_taken_back_and_the_items_fetched(qwen: LlamaCppModel) -> None:
+    """This model opens with `100 + 200` on invented prices (agentcore.fetch_first): the call never runs, the turn
+    is asked again with only the lookup, and the sum is of the fetched prices."""
+    result = await shop(qwen, "What is the total price of one keyboard and one mouse?")
+    assert result.steps[0].result is not None and result.steps[0].result.startswith("not run:")
+    assert not any("100 + 200" in (m.content or "") for m in result.messages)
     assert "65.85" in str(result.output)
 
 
@@ -355,9 +366,17 @@ async def test_a_whole_phrase_given_to_the_calculator_runs_as_the_expression_it_
 async def test_one_made_up_price_goes_back_for_the_items_the_lookup_has(qwen: LlamaCppModel) -> None:
     """This model answered `3 + 2 * 5` for "3 notebooks and 2 pens" (compose11's j07): one number from nowhere,
     while the lookup has both items (agentcore.unfetched). The final number needs both prices and both counts."""
-    result = await shop(qwen, "What do 3 notebooks and 2 pens cost in total?")
+    result = await shop(qwen, "What do 3 notebooks and 2 pens cost in total?", fetch_first=False)
     assert any(e["kind"] == "notice" and "made-up inputs" in str(e["message"]) for e in result.trace)
     assert "12.9" in str(result.output)
+
+
+async def test_a_made_up_price_after_the_first_lookup_is_taken_back_too(qwen: LlamaCppModel) -> None:
+    """With fetch_first, j07's `3 + 2 * 5` is taken back, the notebooks looked up, and then this model wrote
+    `3.5 + 2 * 100` with the pens still unfetched: that call is taken back as well."""
+    result = await shop(qwen, "What do 3 notebooks and 2 pens cost in total?")
+    held = [s for s in result.steps if (s.result or "").startswith("not run:") and "made up" in (s.result or "")]
+    assert len(held) == 2 and "12.9" in str(result.output)
 
 
 async def test_a_part_of_the_price_goes_back_for_the_addition_the_task_names(qwen: LlamaCppModel) -> None:
@@ -379,7 +398,7 @@ async def test_a_price_the_task_squares_goes_back_for_its_square(qwen: LlamaCppM
     """This model answered the mouse's price, 19.95, for "the square of the price" (compose13's b14), then wrote
     "39.9025" as the expression: the price goes back with `19.95 * 19.95` written out, and that call runs
     (agentcore.powers)."""
-    result = await shop(qwen, "What is the square of the price of a mouse?")
+    result = await shop(qwen, "What is the square of the price of a mouse?", fetch_first=False)  # `2 * 3` runs
     assert any(e["kind"] == "notice" and "to a power" in str(e["message"]) for e in result.trace)
     assert "398.0025" in str(result.output)
 

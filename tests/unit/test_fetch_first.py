@@ -127,3 +127,12 @@ async def test_two_held_numbers_taken_again_are_held_once_more() -> None:
     result = await agent(model).run(TASK)
     assert result.steps[2].result == "not run: 100 and 200 would be made up"
     assert result.output == "12.9"
+
+
+async def test_a_new_made_up_number_while_an_item_waits_is_held_once_more() -> None:
+    """compose11's j07 on the real model: `3 + 2 * 5` held, the notebooks looked up, then `3.5 + 2 * 100`."""
+    script = [call("calculator", expression="3 + 2 * 5"), FETCHED[0], call("calculator", expression="3.5 + 2 * 100")]
+    model = ScriptedModel([*script, FETCHED[1], *DONE])
+    result = await agent(model).run(TASK)
+    assert result.steps[2].result == "not run: 100 would be made up"
+    assert [t.name for t in model.requests[3].tools] == ["lookup"] and result.output == "12.9"
