@@ -32,17 +32,22 @@ from agentcore.unit_names import is_unit
 def item_values(task: str, earlier: Sequence[tuple[Any, str]]) -> dict[str, str]:
     """Each count the task writes once before an item ("6 pens"), with the one value the `earlier` steps
     (arguments, result) that name that item returned, when none of them took the count itself."""
-    text = task.lower()
     found: dict[str, str] = {}
-    for match in COUNTED.finditer(text):
-        count, words = match.group(1), [w for w in match.group(2, 3) if w]
-        if count in found or len(re.findall(rf"(?<![\w.]){re.escape(count)}(?![\w.])", text)) != 1:
-            continue
+    for count, words in _written_once(task):
         value = _value_of(count, words, earlier)
         # "5 kilometers" is a quantity, and a converter's "km" names no item (pint is read only here, if ever)
         if value is not None and not is_unit(words[0]):
             found[count] = value
     return found
+
+
+def _written_once(task: str) -> Iterator[tuple[str, list[str]]]:
+    """Each count the task writes once before a word, with the one or two words after it ("6", ["pens", "and"])."""
+    text = task.lower()
+    for match in COUNTED.finditer(text):
+        count, words = match.group(1), [w for w in match.group(2, 3) if w]
+        if len(re.findall(rf"(?<![\w.]){re.escape(count)}(?![\w.])", text)) == 1:
+            yield count, words
 
 
 def _value_of(count: str, words: list[str], earlier: Sequence[tuple[Any, str]]) -> str | None:
@@ -148,8 +153,9 @@ def counts_multiplied(task: str, arguments: Any, earlier: Sequence[tuple[Any, st
     together as a term of a sum (`3 * 2 + 45.9`: compose23's ad07), where a step fetched the value of one of the
     items, as written in the task; None otherwise. A product that goes on to a value is a count of a count ("6 * 4
     * 1.2" for 4 packs of 6 pens), and counts the task writes twice, or quantities of a unit, are left alone."""
-    items, values = _counted(task), item_values(task, earlier)
-    if len(items) < 2 or not values:
+    values = item_values(task, earlier)  # first: most calls fetched no item, and pint is read only after one
+    items = _counted(task) if values else {}
+    if len(items) < 2:
         return None
     for text in (leaf for leaf in leaves(arguments) if isinstance(leaf, str)):
         for first, second in ((a, b) for a in items for b in items if items[a] != items[b]):
@@ -164,13 +170,11 @@ def counts_multiplied(task: str, arguments: Any, earlier: Sequence[tuple[Any, st
 
 def _counted(task: str) -> dict[str, str]:
     """Each count the task writes once before an item that is no unit, with the item's words."""
-    text = task.lower()
-    found: dict[str, str] = {}
-    for match in COUNTED.finditer(text):
-        count, words = match.group(1), [w for w in match.group(2, 3) if w]
-        if len(re.findall(rf"(?<![\w.]){re.escape(count)}(?![\w.])", text)) == 1 and not is_unit(words[0]):
-            found[count] = " ".join(w for w in words if w not in FUNCTION_WORDS)
-    return found
+    return {
+        count: " ".join(w for w in words if w not in FUNCTION_WORDS)
+        for count, words in _written_once(task)
+        if not is_unit(words[0])
+    }
 
 
 def counted_item(task: str, count: str) -> str:
