@@ -34,7 +34,7 @@ from agentcore.unfinished import argument_numbers, made_up_inputs, plain
 if TYPE_CHECKING:
     from agentcore.run_state import Run
 
-MAX_HOLDS = 2  # the first call, and one call that takes its numbers again
+MAX_HOLDS = 2  # the first call, and one later call on a number from nowhere
 
 
 async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
@@ -59,7 +59,7 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
 
 
 def _held_again(run: Run, call: ToolCall, unknown: set[float]) -> bool:
-    if not run.fetch_first_items or not run.fetch_first_held or len(run.fetch_first_held) >= MAX_HOLDS:
+    if not run.fetch_first_items or not 0 < run.fetch_first_holds < MAX_HOLDS:
         return False
     used = used_text(run)
     left = tuple(item for item in run.fetch_first_items if not mentions(used, item))
@@ -71,7 +71,7 @@ def _hold(run: Run, call: ToolCall, unknown: set[float], items: tuple[str, ...])
     reads its made-up numbers, so it cannot take them up later, as it did when a notice named them."""
     ordered = dict.fromkeys(round(abs(v), 12) for v in argument_numbers(call.arguments))
     numbers = [plain(v) for v in ordered if v in unknown]
-    run.fetch_first_held.append(frozenset(unknown))
+    run.fetch_first_holds += 1
     run.messages.pop()  # the held call's own assistant turn (ToolTurn appended it last)
     run.steps[-1].result, run.steps[-1].tool_error = f"not run: {' and '.join(numbers)} would be made up", True
     run.steps[-1].notes.append("taken back: the turn was asked again with only the other tools")

@@ -14,12 +14,12 @@ from typing import Any
 
 from agentcore import comparisons, prompting
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
+from agentcore.count_checks import answer_after_total
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.fetch_first import held_first
 from agentcore.loop_checks import (
     CALL_CHECKS,
-    answer_after_total,
     asked_only,
     in_documented_form,
     placeholder_call,

@@ -109,7 +109,7 @@ class Run:
     counted_twice_checked: bool = False  # a call that added a sum's own term to its result was held back once
     made_up_again_checked: bool = False  # a call that took such a call's made-up numbers again was held back once
     fetch_first_checked: bool = False  # a first call on made-up numbers was probed for items (agentcore.fetch_first)
-    fetch_first_held: list[frozenset[float]] = field(default_factory=list)  # ... each held call's made-up numbers
+    fetch_first_holds: int = 0  # ... how many calls were taken back
     fetch_first_items: tuple[str, ...] = ()  # ... and the items the probe found
     plan: StepPlan = field(default_factory=lambda: StepPlan(()))
     output: Any = None
