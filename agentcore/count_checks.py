@@ -1,6 +1,7 @@
 """Call checks about counts and totals (issue #12): a sum's term or a product's count taken again, two items'
-counts multiplied together, and a call that totals every counted item, after which only an answer is offered.
-`loop_checks.CALL_CHECKS` runs the first two before a call; the loop runs `answer_after_total` after one."""
+counts multiplied together, a complete calculation done again on its own result, and a call that totals every
+counted item, after which only an answer is offered. `loop_checks.CALL_CHECKS` runs the first three before a call;
+the loop runs `answer_after_total` after one, and `done_again_answer` on an answer with a number of its own."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from typing import TYPE_CHECKING
 from agentcore import prompting
 from agentcore.bare_counts import counted_item, counts_multiplied, item_values, totals_every_item
 from agentcore.counted_twice import counted_twice
+from agentcore.done_again import ASKS_AGAIN, again_in_call, again_in_head, last_computation
 from agentcore.run_reads import good_steps
+from agentcore.unfinished import numbers_written, open_results, unused_numbers, unused_parts, with_tool_value
 
 if TYPE_CHECKING:
     from agentcore.messages import ToolCall
+    from agentcore.result import Step
     from agentcore.run_state import Run
 
 
@@ -67,3 +71,61 @@ def answer_after_total(run: Run, call: ToolCall) -> None:
     if totals_every_item(run.ctx.task, earlier, call.arguments):
         run.final_only = True
         run.notice("a call totalled every counted item; only a final answer is offered", call=call.signature())
+
+
+def done_again_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that does the run's complete calculation again on its own result (`174.9 + 174.9 *
+    0.10` after `159 + 159 * 0.10` = 174.9: compose28's ai13; agentcore.done_again); only an answer is offered
+    next."""
+    if run.done_again_checked:
+        return False
+    last = complete_computation(run, run.steps[-1])
+    if last is None or not again_in_call(call.arguments, *last):
+        return False
+    expression, result, _ = last
+    run.done_again_checked, run.final_only = True, True
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {expression} again, on its own result {result}", True
+    run.notice("tool call does the complete calculation again on its result; not run", call=call.signature())
+    run.messages.append(prompting.done_again_notice(run.ctx.task, expression, result))
+    return True
+
+
+def done_again_answer(run: Run, answer: str) -> str | None:
+    """The complete calculation's result, when the answer's one number is that calculation done again on its
+    result in the model's head (262144, `4096 * 64`, after `64 * 64` = 4096: compose28's ai15); None otherwise."""
+    written = numbers_written(answer)
+    last = complete_computation(run) if len(written) == 1 else None
+    if last is None:
+        return None
+    worked = again_in_head(written[0], *last)
+    if worked is None:
+        return None
+    run.notice("final answer did the complete calculation again on its result; the result answers", worked=worked)
+    return with_tool_value(answer, written, last[1])
+
+
+def complete_computation(run: Run, current: Step | None = None) -> tuple[str, str, frozenset[float]] | None:
+    """The run's last calculation (its expression, result, and the tool results it took) when it completes the
+    task by every measure the checks have: its result is the only one no later call used, and every number and
+    part the task writes went into a call. None for a task that asks for a step again ("twice")."""
+    settings = run.deps.settings
+    if not settings.check_unfinished or settings.output_schema is not None or ASKS_AGAIN.search(run.ctx.task):
+        return None
+    seen: set[str] = set()
+    steps = []
+    for step in good_steps(run):  # a repeated call counts once: its result was no new value
+        signature = step.call.signature() if step.call is not None else ""
+        if step.call is None or step is current or signature in seen or signature in run.made_up_calls:
+            continue
+        seen.add(signature)
+        steps.append((step.call.arguments, step.result or ""))
+    last = last_computation(steps)
+    if last is None or open_results(steps) != [last[1]]:
+        return None
+    calls = [arguments for arguments, _ in steps]
+    called = {step.call.name for step in good_steps(run) if step.call is not None}
+    docs = " ".join(f"{spec.name} {spec.description}" for spec in run.specs if spec.name in called)
+    if unused_numbers(run.ctx.task, calls) or unused_parts(run.ctx.task, calls, docs):
+        return None
+    return last

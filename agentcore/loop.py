@@ -14,7 +14,7 @@ from typing import Any
 
 from agentcore import comparisons, prompting
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
-from agentcore.count_checks import answer_after_total
+from agentcore.count_checks import answer_after_total, done_again_answer
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.fetch_first import held_first
@@ -150,7 +150,9 @@ class FinalTurn:
         run.unfetched = await unfetched_items(run, self.content, lambda calls: timed_outcomes(run, calls))
         if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
-        instead = echoed_again(run, self.content) or moved_past(run, self.content)
+        instead = (
+            echoed_again(run, self.content) or moved_past(run, self.content) or done_again_answer(run, self.content)
+        )
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)

@@ -15,7 +15,7 @@ from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
 from agentcore.bare_counts import with_item_values, with_own_values
 from agentcore.comparisons import as_difference
-from agentcore.count_checks import counted_twice_call, counts_multiplied_call
+from agentcore.count_checks import counted_twice_call, counts_multiplied_call, done_again_call
 from agentcore.dates import in_documented_layout
 from agentcore.enum_lists import named_only
 from agentcore.formats import from_examples
@@ -566,6 +566,7 @@ CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     beside_call,
     counted_twice_call,
     counts_multiplied_call,
+    done_again_call,
     doubled_call,
     unsupplied_call,
     unfitting_call,

@@ -34,6 +34,7 @@ NoticeKind = Literal[
     "made_up_result",
     "counted_twice",
     "counts_multiplied",
+    "done_again",
 ]
 
 

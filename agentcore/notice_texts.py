@@ -19,7 +19,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
-    "power", "closer_tool", "counted_twice", "counts_multiplied",
+    "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again",
 )  # fmt: skip
 
 
@@ -56,6 +56,7 @@ def notice_text(part: NoticePart) -> str:
             "closer_tool": _closer_tool_text,
             "counted_twice": _counted_twice_text,
             "counts_multiplied": _counts_multiplied_text,
+            "done_again": _done_again_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -143,6 +144,15 @@ def _counted_twice_text(part: NoticePart) -> str:
         f"Not run: {total} ({clip(part.what, 120)}) already counts {value}; {again} counts {value}"
         f" twice.\nTask: {part.task}\nIf {total} answers the task, reply with the final_answer now; otherwise"
         " call a tool for the step still to do."
+    )
+
+
+def _done_again_text(part: NoticePart) -> str:
+    """`part.result` is the result of `part.what`, the calculation that already used every number of the task."""
+    result = clip(part.result)
+    return (
+        f"Not run: that is {clip(part.what, 120)} again, on its own result {result}. {result} already uses every"
+        f" number of the task.\nTask: {part.task}\nReply with the final_answer now."
     )
 
 

@@ -311,6 +311,11 @@ def counted_twice_notice(task: str, value: str, total: str, expression: str, how
     return render(NoticePart("counted_twice", task, result=total, what=expression, names=(value,), message=how))
 
 
+def done_again_notice(task: str, expression: str, result: str) -> Message:
+    """A call did `expression`, which gave `result` and used every number of the task, again on `result`."""
+    return render(NoticePart("done_again", task, result=result, what=expression))
+
+
 def counts_multiplied_notice(
     task: str, call: ToolCall, counts: Sequence[str], items: Sequence[str], terms: Sequence[str]
 ) -> Message:
