@@ -113,13 +113,19 @@ def complete_computation(run: Run, current: Step | None = None) -> tuple[str, st
     if not settings.check_unfinished or settings.output_schema is not None or ASKS_AGAIN.search(run.ctx.task):
         return None
     seen: set[str] = set()
-    steps = []
+    done: list[ToolCall] = []
+    results: list[str] = []
     for step in good_steps(run):  # a repeated call counts once: its result was no new value
         signature = step.call.signature() if step.call is not None else ""
         if step.call is None or step is current or signature in seen or signature in run.made_up_calls:
             continue
         seen.add(signature)
-        steps.append((step.call.arguments, step.result or ""))
+        done.append(step.call)
+        results.append(step.result or "")
+    # Calculations on the task's numbers alone, before anything was fetched, were done over with the fetched
+    # values ("10 + 0.10" before the printer's price: compose28's ai13); their numbers count only if used again.
+    first = next((i for i, c in enumerate(done) if done and c.name != done[-1].name), 0)
+    steps = [(c.arguments, result) for c, result in zip(done[first:], results[first:], strict=True)]
     last = last_computation(steps)
     if last is None or open_results(steps) != [last[1]]:
         return None

@@ -127,3 +127,13 @@ async def test_a_complete_answer_with_a_new_number_of_the_models_own_is_not_a_re
     result = await agent(model).run("What is a webcam's price multiplied by itself?")
     notices = [e["message"] for e in result.trace if e["kind"] == "notice"]
     assert "final answer did the complete calculation again on its result; the result answers" not in notices
+
+
+async def test_a_calculation_on_the_tasks_numbers_before_any_lookup_was_done_over() -> None:
+    """compose28's ai13: `10 + 0.10` before the lookup left 10.1 unused; the printer's calculation completes."""
+    script = [call("calculator", expression="10 + 0.10"), call("lookup", key="printer")]
+    script += [call("calculator", expression="159 + 159 * 0.10")]
+    model = ScriptedModel([*script, call("calculator", expression="174.9 + 174.9 * 0.10"), "174.9"])
+    result = await agent(model).run("What is a printer's price with a tenth of it added on?")
+    assert result.steps[3].result == "not run: 159 + 159 * 0.10 again, on its own result 174.9"
+    assert result.output == "174.9"
