@@ -33,7 +33,7 @@ from agentcore.named import resolved_call
 from agentcore.policy import Veto
 from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
-from agentcore.run_reads import good_steps
+from agentcore.run_reads import good_steps, results_since
 from agentcore.run_state import Run
 from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
 from agentcore.unfinished import leaves, made_up_steps, repeats_result, unsourced, with_tool_value
@@ -284,6 +284,8 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
         step.notes.append("repeated call: not executed again")
         return ModelTurn()
     run.repeats += 1
+    if signature in run.failed_calls and refill(run, call, signature):
+        return ModelTurn()
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
     run.excluded = frozenset({call.name})
     run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
@@ -292,6 +294,22 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     step.notes.append("repeated call: not executed again")
     run.messages.append(prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest))
     return ModelTurn()
+
+
+def refill(run: Run, call: ToolCall, signature: str) -> bool:
+    """A failed call repeated unchanged after other calls returned numbers ("price - price_in_dollars" first, then
+    both prices looked up: compose20's aa09, compose28's ai09) was the model's plan from the start, not a tool the
+    task does not need. Once, the tool stays offered and the notice lists the numbers to write in."""
+    since = results_since(run, signature) if not run.refilled and run.repeats < 2 else []
+    if not since:
+        return False
+    run.refilled = True
+    step = run.steps[-1]
+    step.result, step.tool_error = run.seen_calls[signature], True
+    step.notes.append("repeated call: not executed again")
+    run.notice("repeated a failed call after new results; asked to write them in", call=signature)
+    run.messages.append(prompting.refill_notice(run.ctx.task, call, run.seen_calls[signature], since))
+    return True
 
 
 def vetoed(run: Run, call: ToolCall, veto: Veto) -> NextStep:

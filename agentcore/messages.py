@@ -35,6 +35,7 @@ NoticeKind = Literal[
     "counted_twice",
     "counts_multiplied",
     "done_again",
+    "refill",
 ]
 
 

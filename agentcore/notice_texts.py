@@ -19,7 +19,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
-    "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again",
+    "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill",
 )  # fmt: skip
 
 
@@ -57,6 +57,7 @@ def notice_text(part: NoticePart) -> str:
             "counted_twice": _counted_twice_text,
             "counts_multiplied": _counts_multiplied_text,
             "done_again": _done_again_text,
+            "refill": _refill_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -153,6 +154,16 @@ def _done_again_text(part: NoticePart) -> str:
     return (
         f"Not run: that is {clip(part.what, 120)} again, on its own result {result}. {result} already uses every"
         f" number of the task.\nTask: {part.task}\nReply with the final_answer now."
+    )
+
+
+def _refill_text(part: NoticePart) -> str:
+    """`part.call` failed before with `part.result`; `part.results` are the calls that ran since, with results."""
+    assert part.call is not None
+    return (
+        f"You already called {part.call.name} with these arguments, and it failed: {clip(part.result, 160)}\n"
+        f"Since then: {'; '.join(part.results)}.\nTask: {part.task}\n"
+        f"Call {part.call.name} again with those numbers written in place of the words."
     )
 
 

@@ -311,6 +311,12 @@ def counted_twice_notice(task: str, value: str, total: str, expression: str, how
     return render(NoticePart("counted_twice", task, result=total, what=expression, names=(value,), message=how))
 
 
+def refill_notice(task: str, call: ToolCall, error: str, since: Sequence[tuple[ToolCall, str]]) -> Message:
+    """`call` failed with `error` and was repeated unchanged after the calls `since` returned their numbers."""
+    written = tuple(f"{c.name}({', '.join(str(v) for v in c.arguments.values())}) = {result}" for c, result in since)
+    return render(NoticePart("refill", task, call=call, result=error, results=written))
+
+
 def done_again_notice(task: str, expression: str, result: str) -> Message:
     """A call did `expression`, which gave `result` and used every number of the task, again on `result`."""
     return render(NoticePart("done_again", task, result=result, what=expression))

@@ -9,14 +9,28 @@ from typing import TYPE_CHECKING
 
 from agentcore.grounding import mentions, parallel_unused, task_words
 from agentcore.result import Step
-from agentcore.unfinished import leaves
+from agentcore.unfinished import BARE_NUMBER, leaves
 
 if TYPE_CHECKING:
+    from agentcore.messages import ToolCall
     from agentcore.run_state import Run
 
 
 def good_steps(run: Run) -> list[Step]:
     return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
+
+
+def results_since(run: Run, signature: str) -> list[tuple[ToolCall, str]]:
+    """The calls, with their one-number results, that ran well after the first call with this signature: what a
+    failed call repeated unchanged ("price - price_in_dollars") could now be written with."""
+    first = next((i for i, step in enumerate(run.steps) if step.call and step.call.signature() == signature), None)
+    later = run.steps[first + 1 :] if first is not None else []
+    good = [step for step in later if step.call is not None and step.result is not None and not step.tool_error]
+    return [(step.call, (step.result or "").strip()) for step in good if step.call and _one_number(step.result)]
+
+
+def _one_number(result: str | None) -> bool:
+    return BARE_NUMBER.fullmatch((result or "").strip()) is not None
 
 
 def unused_words(run: Run) -> list[str]:

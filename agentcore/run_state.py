@@ -107,6 +107,7 @@ class Run:
     made_up_result_checked: bool = False  # a call that took the result of such a call was held back once
     counts_multiplied_checked: bool = False  # a call that multiplied two items' counts together was held back once
     counted_twice_checked: bool = False  # a call that added a sum's own term to its result was held back once
+    refilled: bool = False  # a failed call repeated after new numbers was sent back once to be written with them
     done_again_checked: bool = False  # a calculation done again on its own result was held back once
     made_up_again_checked: bool = False  # a call that took such a call's made-up numbers again was held back once
     fetch_first_checked: bool = False  # a first call on made-up numbers was probed for items (agentcore.fetch_first)
