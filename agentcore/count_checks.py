@@ -14,6 +14,8 @@ from agentcore.done_again import ASKS_AGAIN, again_in_call, again_in_head, last_
 from agentcore.run_reads import good_steps
 from agentcore.unfinished import numbers_written, open_results, unused_numbers, unused_parts, with_tool_value
 
+Computation = tuple[str, str, frozenset[float]]  # an expression, its result, the earlier results it took
+
 if TYPE_CHECKING:
     from agentcore.messages import ToolCall
     from agentcore.result import Step
@@ -74,20 +76,19 @@ def answer_after_total(run: Run, call: ToolCall) -> None:
 
 
 def done_again_call(run: Run, call: ToolCall) -> bool:
-    """Hold back, once, a call that does the run's complete calculation again on its own result (`174.9 + 174.9 *
-    0.10` after `159 + 159 * 0.10` = 174.9: compose28's ai13; agentcore.done_again); only an answer is offered
-    next."""
-    if run.done_again_checked:
+    """Hold back, once, a call that does the run's last calculation again on its own result (`174.9 + 174.9 *
+    0.10` after `159 + 159 * 0.10` = 174.9: compose28's ai13; agentcore.done_again). When that calculation was
+    complete, only an answer is offered next; otherwise the notice names what is still to use (`3 * 425 + 2 *
+    425` after `3 * 85 + 2 * 85` = 425, the monitors' 215 unused: compose26's ag07)."""
+    found = None if run.done_again_checked else last_calculation(run, run.steps[-1])
+    if found is None or not again_in_call(call.arguments, *found[0]):
         return False
-    last = complete_computation(run, run.steps[-1])
-    if last is None or not again_in_call(call.arguments, *last):
-        return False
-    expression, result, _ = last
-    run.done_again_checked, run.final_only = True, True
+    (expression, result, _), pending = found
+    run.done_again_checked, run.final_only = True, not pending
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {expression} again, on its own result {result}", True
-    run.notice("tool call does the complete calculation again on its result; not run", call=call.signature())
-    run.messages.append(prompting.done_again_notice(run.ctx.task, expression, result))
+    run.notice("tool call does the last calculation again on its result; not run", call=call.signature())
+    run.messages.append(prompting.done_again_notice(run.ctx.task, expression, result, pending))
     return True
 
 
@@ -95,20 +96,21 @@ def done_again_answer(run: Run, answer: str) -> str | None:
     """The complete calculation's result, when the answer's one number is that calculation done again on its
     result in the model's head (262144, `4096 * 64`, after `64 * 64` = 4096: compose28's ai15); None otherwise."""
     written = numbers_written(answer)
-    last = complete_computation(run) if len(written) == 1 else None
-    if last is None:
+    found = last_calculation(run) if len(written) == 1 else None
+    if found is None or found[1]:
         return None
-    worked = again_in_head(written[0], *last)
+    worked = again_in_head(written[0], *found[0])
     if worked is None:
         return None
     run.notice("final answer did the complete calculation again on its result; the result answers", worked=worked)
-    return with_tool_value(answer, written, last[1])
+    return with_tool_value(answer, written, found[0][1])
 
 
-def complete_computation(run: Run, current: Step | None = None) -> tuple[str, str, frozenset[float]] | None:
-    """The run's last calculation (its expression, result, and the tool results it took) when it completes the
-    task by every measure the checks have: its result is the only one no later call used, and every number and
-    part the task writes went into a call. None for a task that asks for a step again ("twice")."""
+def last_calculation(run: Run, current: Step | None = None) -> tuple[Computation, list[str]] | None:
+    """The run's last calculation (its expression, result, and the tool results it took), with what is still to
+    use: the other results no later call used, and the numbers and parts of the task that went into no call. With
+    nothing still to use, the calculation completes the task by every measure the checks have. None for a task
+    that asks for a step again ("twice")."""
     settings = run.deps.settings
     if not settings.check_unfinished or settings.output_schema is not None or ASKS_AGAIN.search(run.ctx.task):
         return None
@@ -127,11 +129,11 @@ def complete_computation(run: Run, current: Step | None = None) -> tuple[str, st
     first = next((i for i, c in enumerate(done) if done and c.name != done[-1].name), 0)
     steps = [(c.arguments, result) for c, result in zip(done[first:], results[first:], strict=True)]
     last = last_computation(steps)
-    if last is None or open_results(steps) != [last[1]]:
+    if last is None:
         return None
     calls = [arguments for arguments, _ in steps]
     called = {step.call.name for step in good_steps(run) if step.call is not None}
     docs = " ".join(f"{spec.name} {spec.description}" for spec in run.specs if spec.name in called)
-    if unused_numbers(run.ctx.task, calls) or unused_parts(run.ctx.task, calls, docs):
-        return None
-    return last
+    pending = [result for result in open_results(steps) if result != last[1]]
+    pending += unused_numbers(run.ctx.task, calls) + unused_parts(run.ctx.task, calls, docs)
+    return last, pending

@@ -8,7 +8,7 @@ model's head: 262144 (`64 * 4096`) after `64 * 64` = 4096 for "a webcam's price 
 Only the shape is read here: an expression (or an answer's number) that is an earlier expression with its result
 written where one or more of the tool results it took stood. Whether the computation was complete when that
 happened (every number of the task used, no result left over) is the caller's question
-(`agentcore.count_checks.complete_computation`).
+(`agentcore.count_checks.last_calculation`).
 """
 
 from __future__ import annotations

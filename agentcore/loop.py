@@ -35,6 +35,7 @@ from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, w
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import good_steps, results_since
 from agentcore.run_state import Run
+from agentcore.stand_ins import names_for_results
 from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
 from agentcore.unfinished import leaves, made_up_steps, repeats_result, unsourced, with_tool_value
 from agentcore.written_checks import lost_after_part
@@ -83,6 +84,11 @@ class ToolTurn:
         if instead is not None:
             run.notice("repeated read-only call; it ran for the item the task still names", call=signature)
             step.call, call, signature = instead, instead, instead.signature()
+            run.messages[-1] = prompting.assistant_turn(call, None)
+        written = written_in(run, call) if signature in run.failed_calls else None
+        if written is not None:
+            run.notice("repeated a failed call after new results; it ran with them written in", call=signature)
+            step.call, call, signature = written, written, written.signature()
             run.messages[-1] = prompting.assistant_turn(call, None)
         if signature in run.seen_calls:
             return repeated(run, call, signature)
@@ -294,6 +300,22 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     step.notes.append("repeated call: not executed again")
     run.messages.append(prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest))
     return ModelTurn()
+
+
+def written_in(run: Run, call: ToolCall) -> ToolCall | None:
+    """A failed call written again, unchanged, after other tools returned numbers: its names written as those
+    numbers (agentcore.stand_ins.names_for_results: "price - priceInBackpack" after a chair's and a backpack's
+    prices, compose28's ai09), when every name gets one; None otherwise."""
+    seen: dict[str, tuple[Any, str]] = {}
+    for done, result in results_since(run, call.signature()):
+        if done.name != call.name:
+            seen.setdefault(done.signature(), (done.arguments, result))
+    fetched = list(seen.values())
+    arguments = {}
+    for key, value in call.arguments.items():
+        fixed = names_for_results(value, fetched) if isinstance(value, str) and fetched else None
+        arguments[key] = fixed if fixed is not None else value
+    return ToolCall(call.name, arguments) if arguments != call.arguments else None
 
 
 def refill(run: Run, call: ToolCall, signature: str) -> bool:

@@ -149,11 +149,17 @@ def _counted_twice_text(part: NoticePart) -> str:
 
 
 def _done_again_text(part: NoticePart) -> str:
-    """`part.result` is the result of `part.what`, the calculation that already used every number of the task."""
-    result = clip(part.result)
+    """`part.result` is the result of `part.what`; `part.names` what is still to use, none when that calculation
+    already used every number of the task."""
+    result, again = clip(part.result), f"Not run: that is {clip(part.what, 120)} again, on its own result"
+    if part.names:
+        return (
+            f"{again} {result}. Still to use: {', '.join(part.names)}.\nTask: {part.task}\n"
+            "Call a tool for the step that uses them."
+        )
     return (
-        f"Not run: that is {clip(part.what, 120)} again, on its own result {result}. {result} already uses every"
-        f" number of the task.\nTask: {part.task}\nReply with the final_answer now."
+        f"{again} {result}. {result} already uses every number of the task.\nTask: {part.task}\n"
+        "Reply with the final_answer now."
     )
 
 

@@ -317,9 +317,10 @@ def refill_notice(task: str, call: ToolCall, error: str, since: Sequence[tuple[T
     return render(NoticePart("refill", task, call=call, result=error, results=written))
 
 
-def done_again_notice(task: str, expression: str, result: str) -> Message:
-    """A call did `expression`, which gave `result` and used every number of the task, again on `result`."""
-    return render(NoticePart("done_again", task, result=result, what=expression))
+def done_again_notice(task: str, expression: str, result: str, pending: Sequence[str] = ()) -> Message:
+    """A call did `expression`, which gave `result`, again on `result`; `pending` is what is still to use (empty:
+    `result` used every number of the task)."""
+    return render(NoticePart("done_again", task, result=result, what=expression, names=tuple(pending)))
 
 
 def counts_multiplied_notice(

@@ -62,6 +62,35 @@ def _named(expression: str, results: list[str]) -> str:
     return _NAME.sub(lambda m: next(left) if m.group(1) == name else m.group(0), expression)
 
 
+def names_for_results(expression: str, fetched: Sequence[tuple[Any, str]]) -> str | None:
+    """The expression with each name written as a fetched (arguments, one-number result): a name that holds a
+    word of one call's text inputs only takes that call's result ("priceInBackpack" after lookup("backpack")),
+    and the names left take the results left, in the order they were fetched ("price - price_in_dollars" after
+    a monitor's price, then a webcam's: compose20's aa09). None unless every name gets a value and every value a
+    name. Read only for a failed call written again after those results came in (`agentcore.loop.written_in`):
+    the model wrote its plan before it had the numbers."""
+    names = list(dict.fromkeys(n for n in _NAME.findall(expression) if n not in _READ_BY_CALCULATORS))
+    if not names or len(names) != len(fetched):
+        return None
+    words = [_words(" ".join(_texts(arguments, least=1))) for arguments, _ in fetched]
+    own = [w - set().union(*(other for j, other in enumerate(words) if j != i)) for i, w in enumerate(words)]
+    given: dict[str, int] = {}
+    for name in names:
+        mine = [i for i, w in enumerate(own) if w & _words(name)]
+        if len(mine) == 1 and mine[0] not in given.values():
+            given[name] = mine[0]
+    left = iter([i for i in range(len(fetched)) if i not in given.values()])
+    for name in (name for name in names if name not in given):
+        given[name] = next(left)  # as many names as results: one is left for each name not given yet
+    return _NAME.sub(lambda m: fetched[given[m.group(1)]][1] if m.group(1) in given else m.group(0), expression)
+
+
+def _words(text: str) -> set[str]:
+    """Lowercase words of a name or text, split at underscores, spaces and camelCase, a plural "s" dropped."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text).replace("_", " ").lower()
+    return {w.removesuffix("s") for w in re.findall(r"[a-z]{3,}", spaced)}
+
+
 def _joined_inputs(expression: str, arguments: Any, result: str) -> str:
     """`expression` with the call's two inputs that are no plain number but hold digits (two dates), written
     in either order with one operator between them, replaced by the call's result."""
@@ -74,8 +103,10 @@ def _joined_inputs(expression: str, arguments: Any, result: str) -> str:
     return re.sub(rf"(?<![\w.-])(?:{a}\s*[-+*/]\s*{b}|{b}\s*[-+*/]\s*{a})(?![\w.])", result, expression)
 
 
-def _texts(arguments: Any) -> list[str]:
-    """An earlier call's string inputs that are text (letters and a space), longest first."""
+def _texts(arguments: Any, least: int = MIN_TEXT) -> list[str]:
+    """An earlier call's string inputs that are text (letters and, at the default `least`, a space), longest
+    first."""
     values = arguments.values() if isinstance(arguments, dict) else ()
-    texts = [v for v in values if isinstance(v, str) and len(v) >= MIN_TEXT and " " in v and re.search("[a-z]", v)]
+    texts = [v for v in values if isinstance(v, str) and len(v) >= least and re.search("[a-z]", v)]
+    texts = [v for v in texts if least != MIN_TEXT or " " in v]
     return sorted(texts, key=len, reverse=True)

@@ -106,18 +106,29 @@ async def test_a_second_calculation_on_the_result_runs() -> None:
     assert result.steps[2].result == "174.9" and result.output == "174.9"
 
 
-@pytest.mark.parametrize(
-    "task",
-    [
-        "What is a printer's price with a tenth added on, twice?",  # asked again
-        "Add a tenth of a printer's price to it, and add 5.",  # 5 still to use: not complete
-    ],
-)
-async def test_a_redo_is_not_judged_before_the_calculation_is_complete(task: str) -> None:
+async def test_a_task_that_asks_for_the_step_again_gets_it() -> None:
     script = [call("lookup", key="printer"), call("calculator", expression="159 + 159 * 0.10")]
     model = ScriptedModel([*script, call("calculator", expression="174.9 + 174.9 * 0.10"), *["192.39"] * 4])
-    result = await agent(model).run(task)
+    result = await agent(model).run("What is a printer's price with a tenth added on, twice?")
     assert result.steps[2].result == "192.39"
+
+
+async def test_a_redo_before_the_calculation_is_complete_names_what_is_still_to_use() -> None:
+    """compose26's ag07: `3 * 425 + 2 * 425` after `3 * 85 + 2 * 85` = 425, the monitors' 215 never used."""
+
+    @tool(read_only=True)
+    def prices(key: str) -> str:
+        """Price of a product in dollars."""
+        return {"monitors": "215", "chairs": "85"}[key]
+
+    script = [call("prices", key="monitors"), call("prices", key="chairs")]
+    script += [call("calculator", expression="3 * 85 + 2 * 85"), call("calculator", expression="3 * 425 + 2 * 425")]
+    model = ScriptedModel([*script, call("calculator", expression="3 * 215 + 2 * 85"), "815"])
+    result = await Agent(model, tools=[prices, calculator]).run("What do 3 monitors and 2 chairs cost altogether?")
+    notice = model.requests[4].messages[-1].content
+    assert notice.startswith("Not run: that is 3 * 85 + 2 * 85 again, on its own result 425. Still to use: 215.")
+    assert [t.name for t in model.requests[4].tools] == ["prices", "calculator"]
+    assert result.output == "815"
 
 
 async def test_a_complete_answer_with_a_new_number_of_the_models_own_is_not_a_redo() -> None:

@@ -9,7 +9,7 @@ from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
 TASK = "By how much does a monitor's price exceed a webcam's?"
-NAMES = call("calculator", expression="price - price_in_dollars")
+NAMES = call("calculator", expression="price - price_in_dollars - tax")  # three names for two prices
 LOOKUPS = [call("lookup", key="monitor"), call("lookup", key="webcam")]
 
 
@@ -24,7 +24,8 @@ def notices(trace: list[dict[str, object]]) -> list[str]:
 
 
 async def test_a_failed_call_repeated_after_lookups_gets_the_numbers_to_write_in() -> None:
-    """compose20's aa09: the model's first plan, `price - price_in_dollars`, again after both lookups."""
+    """compose20's aa09 wrote its first plan, `price - price_in_dollars`, again after both lookups; here a name
+    more than the numbers fetched leaves it as written, and the notice lists them."""
     model = ScriptedModel([NAMES, *LOOKUPS, NAMES, call("calculator", expression="215 - 64"), "151"])
     result = await Agent(model, tools=[lookup, calculator]).run(TASK)
     notice = model.requests[4].messages[-1].content
@@ -46,3 +47,11 @@ async def test_a_failed_call_repeated_at_once_allows_only_an_answer() -> None:
     model = ScriptedModel([*LOOKUPS, NAMES, NAMES, "151"])
     await Agent(model, tools=[lookup, calculator]).run(TASK)
     assert not model.requests[4].tools
+
+
+async def test_names_in_the_order_the_numbers_were_fetched() -> None:
+    """compose20's aa09: `price - price_in_dollars`, again after a monitor's price and a webcam's."""
+    names = call("calculator", expression="price - price_in_dollars")
+    model = ScriptedModel([names, *LOOKUPS, names, "151"])
+    result = await Agent(model, tools=[lookup, calculator]).run(TASK)
+    assert result.steps[3].result == "151" and result.output == "151"

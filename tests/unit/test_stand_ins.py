@@ -6,7 +6,7 @@ import pytest
 from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
-from agentcore.stand_ins import with_results
+from agentcore.stand_ins import names_for_results, with_results
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -56,3 +56,22 @@ async def test_a_name_for_the_fetched_value_runs_as_that_value() -> None:
     assert result.output == "96"
     assert result.steps[1].call is not None and result.steps[1].call.arguments["expression"] == "64 + (64 / 2)"
     assert result.steps[1].result == "96"
+
+
+CHAIR_BACKPACK = [({"table": "prices", "key": "chair"}, "85"), ({"table": "prices", "key": "backpack"}, "49.5")]
+
+
+@pytest.mark.parametrize(
+    ("expression", "fetched", "written"),
+    [
+        ("price - priceInBackpack", CHAIR_BACKPACK, "85 - 49.5"),  # compose28's ai09: the backpack's name first
+        ("backpack_cost - price", CHAIR_BACKPACK, "49.5 - 85"),  # as written: the direction is another check's
+        ("price - price_in_dollars", CHAIR_BACKPACK, "85 - 49.5"),  # compose20's aa09: in the order fetched
+        ("price + x", CHAIR_BACKPACK[:1], "85 + x"),  # x is the calculator's multiplication sign
+        ("a - b - c", CHAIR_BACKPACK, None),  # a name more than the numbers
+        ("a * 2", CHAIR_BACKPACK, None),  # a number more than the names
+        ("chair_price - chair_tax", CHAIR_BACKPACK, "85 - 49.5"),  # two names for one item: the order decides
+    ],
+)
+def test_names_for_results(expression: str, fetched: list[tuple[dict[str, str], str]], written: str | None) -> None:
+    assert names_for_results(expression, fetched) == written
