@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
-from agentcore.bare_counts import with_item_values, with_own_values
+from agentcore.bare_counts import item_values, with_item_values, with_own_values
 from agentcore.comparisons import as_difference
 from agentcore.count_checks import counted_twice_call, counts_multiplied_call, done_again_call
 from agentcore.dates import in_documented_layout
@@ -536,8 +536,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
     written = cut_short(call.arguments)
     arguments = {key: with_results(value, call.name, earlier) for key, value in written.items()}
-    arguments = without_unasked_powers(arguments, run.ctx.task, results)
     items = [(given, result) for name, given, result in earlier if name != call.name]
+    arguments = without_unasked_powers(arguments, run.ctx.task, results, item_values(run.ctx.task, items))
     arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = {key: with_own_values(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)

@@ -6,7 +6,8 @@ Where an expression is two numbers only, one a number the task writes once and t
 and the task marks its number as the second operand ("divided by 3", "among 3", "minus 20", "subtract 20 from",
 "take 15 off", "40 less than"), the expression runs in that order (`899 / 3`, `240 - 15`); a product of the two
 where the task divides by its number ("divided among 3") runs as that division, and one where it takes its number
-away ("with 12 taken off", written `49.5 * 12`) as that subtraction. The words read are English
+away ("with 12 taken off", written `49.5 * 12`) as that subtraction, as does a comparison for "less 5" (`43 <
+5`, which no calculator answers with a number). The words read are English
 arithmetic's words for a divisor and a subtrahend, not a phrasing of the suite.
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 from agentcore.unfinished import PERCENT_SIGN, numbers_in
 
 _NUM = r"\d+(?:\.\d+)?"
-_PAIR = re.compile(rf"\s*({_NUM})\s*([-/*])\s*({_NUM})\s*")
+_PAIR = re.compile(rf"\s*({_NUM})\s*([-/*<])\s*({_NUM})\s*")
 # Before the number: what it divides by, or what is taken away ("divided by 3", "minus 20", "take away 30").
 _DIVISOR = r"\b(?:divided|divide|split|shared|share)\s+(?:\w+\s+){{0,3}}?(?:by|among|between)\s+{n}(?!\d|\.\d)"
 _BY = r"(?:cut|reduced|lowered|decreased|dropped)\s+by"  # "cut by 29" (compose26's ag04)
@@ -49,7 +50,7 @@ def _ordered(value: Any, task: str, returned: set[float], written: list[float]) 
     if match is None:
         return value
     left, operator, right = match.groups()
-    if operator == "*" and _is_ours(right, returned, written):  # a product either way round: "49.5 * 3"
+    if operator in "*<" and _is_ours(right, returned, written):  # a product either way round: "49.5 * 3"
         left, right = right, left
     if not _is_ours(left, returned, written) or not _is_theirs(right, returned, written):
         return value
@@ -57,6 +58,7 @@ def _ordered(value: Any, task: str, returned: set[float], written: list[float]) 
     # A product may stand for either: "divided among 3" written `3 * 49.5`, "with 12 taken off" written
     # `49.5 * 12` (compose24's ae04). A percentage taken off ("20 percent off") is no amount to subtract.
     named = [("/", _DIVISOR)] if operator == "/" else [("-", _SUBTRAHEND)] if operator == "-" else _EITHER
+    named = [("-", _TAKEN)] if operator == "<" else named  # "less 5" written `43 < 5` (compose27's ah05)
     for sign, pattern in named:
         if sign == "-" and re.search(rf"(?<![\d.]){number}{PERCENT_SIGN}", task, re.IGNORECASE):
             continue

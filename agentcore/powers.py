@@ -60,14 +60,18 @@ def powered(value: str, exponent: int) -> str:
 _RAISED = re.compile(rf"(?<![\d.])({_NUM})\s*(?:\*\*|\^)\s*({_NUM})(?![\d.])")
 
 
-def without_unasked_powers(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+def without_unasked_powers(
+    arguments: dict[str, Any], task: str, results: Sequence[str], counts: Iterable[str] = ()
+) -> dict[str, Any]:
     """`arguments` with each power of a returned value dropped where the task names no power and neither the task
     nor a result gives the exponent: `3 * 8.75**2` for "3 usb cables" runs as `3 * 8.75` (compose24's ae07, where
-    `5 + 3 * 3.5**2` came first). The same dict when nothing changes."""
+    `5 + 3 * 3.5**2` came first). Nor does one of `counts`, the task's counts of items a tool priced ("2
+    monitors"): `2 * 215 + 5 * 8.75**2` runs as `2 * 215 + 5 * 8.75` (compose27's ah07), where "for 3 years"
+    still gives `1.05 ** 3`. The same dict when nothing changes."""
     if named_power(task) is not None:
         return arguments
     returned = {n for result in results for n in values_in(result)}
-    given = given_numbers(task)
+    given = given_numbers(task) - {round(float(count), 12) for count in counts}
 
     def bare(match: re.Match[str]) -> str:
         base, exponent = (round(abs(float(g)), 12) for g in match.groups())

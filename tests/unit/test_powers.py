@@ -135,3 +135,11 @@ async def test_a_result_put_in_place_of_an_insisted_number_is_checked_as_an_answ
 )
 def test_a_power_no_one_asked_for_is_dropped(expression: str, task: str, results: list[str], runs: str) -> None:
     assert without_unasked_powers({"expression": expression}, task, results) == {"expression": runs}
+
+
+def test_a_count_of_priced_items_is_no_exponent() -> None:
+    """compose27's ah07: the 2 of "2 monitors" as the usb cables' exponent."""
+    task = "What is the bill for 2 monitors and 5 usb cables?"
+    arguments = {"expression": "2 * 215 + 5 * 8.75**2"}
+    assert without_unasked_powers(arguments, task, ["215", "8.75"], ["2", "5"]) == {"expression": "2 * 215 + 5 * 8.75"}
+    assert without_unasked_powers(arguments, task, ["215", "8.75"]) == arguments  # the task's 2, read as given
