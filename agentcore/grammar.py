@@ -9,8 +9,8 @@ free-form object instead of being pushed on to another key).
 
 Any schema gives a grammar that llama.cpp parses, or a UserError naming the bad node. Local `$ref`s are resolved
 first (schema_refs), `allOf` parts are merged, numeric bounds are enforced (grammar_ranges: integers exactly,
-decimals by sign and integer part); `pattern`, `format` and schema-valued `additionalProperties` are not
-(`schema_refs.unenforced` lists them).
+decimals by sign and integer part), and a number of `format: float` or `double` is written with a fraction;
+`pattern`, other formats and schema-valued `additionalProperties` are not (`schema_refs.unenforced` lists them).
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ PRIMITIVES = {
     "char": r'[^"\\\x00-\x1f] | "\\" ["\\/nt]',
     "integer": '"-"? ("0" | [1-9] [0-9]{0,14})',
     "number": '"-"? ("0" | [1-9] [0-9]{0,14}) ("." [0-9]{1,10})? ([eE] [-+]? [0-9]{1,3})?',
+    # OpenAPI's `format: float` / `double`: written with a fraction, so the value parses as a float, not an int
+    # (BFCL's checker takes `[1, 2]` for a list of floats as the wrong type).
+    "float": '"-"? ("0" | [1-9] [0-9]{0,14}) "." [0-9]{1,10} ([eE] [-+]? [0-9]{1,3})?',
     "boolean": '"true" | "false"',
     "null": '"null"',
     "anystring": '"\\"" char{0,' + str(MAX_STRING) + '} "\\""',
@@ -187,6 +190,8 @@ class _Builder:
             return self._string(schema)
         if kind in ("integer", "number") and has_bounds(schema):
             return self.rule(integer_rule(schema) if kind == "integer" else number_rule(schema), kind[:3])
+        if kind == "number" and schema.get("format") in ("float", "double"):
+            return "float"
         if kind in ("integer", "number", "boolean", "null"):
             return str(kind)
         if kind == "array":

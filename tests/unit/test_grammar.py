@@ -384,6 +384,16 @@ def test_numbers_admitted_by_the_grammar_are_json() -> None:
     assert not grammar.accepts('{"n": 007}')  # json.loads('{"n": 007}') raises
 
 
+def test_a_float_format_number_is_written_with_a_fraction() -> None:
+    """OpenAPI's `format: float` (BFCL's floats): `[1, 2]` would parse as ints, which BFCL's checker rejects."""
+    items = {"type": "array", "items": {"type": "number", "format": "float"}}
+    gbnf = schema_to_gbnf({"type": "object", "properties": {"xs": items, "n": {"type": "number"}}})
+    assert llama_parses(gbnf)
+    grammar = Grammar(gbnf)
+    assert grammar.accepts('{"xs": [1.0, -2.5, 3.25e2]}') and grammar.accepts('{"n": 1}')
+    assert not grammar.accepts('{"xs": [1, 2]}')
+
+
 def test_literal_escapes_quotes_backslashes_and_newlines() -> None:
     assert literal('say "hi"') == '"say \\"hi\\""'
     assert literal("a\\b\nc\rd") == '"a\\\\b\\nc\\rd"'
