@@ -190,10 +190,8 @@ class _Builder:
             return self._string(schema)
         if kind in ("integer", "number") and has_bounds(schema):
             return self.rule(integer_rule(schema) if kind == "integer" else number_rule(schema), kind[:3])
-        if kind == "number" and schema.get("format") in ("float", "double"):
-            return "float"
         if kind in ("integer", "number", "boolean", "null"):
-            return str(kind)
+            return "float" if kind == "number" and schema.get("format") in ("float", "double") else str(kind)
         if kind == "array":
             return self._array(schema)
         if kind == "object" or "properties" in schema:
