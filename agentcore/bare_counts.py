@@ -87,22 +87,36 @@ def with_item_values(expression: Any, task: str, earlier: Sequence[tuple[Any, st
 def with_own_values(expression: Any, task: str, earlier: Sequence[tuple[Any, str]]) -> Any:
     """`expression` with the items' values put back with their own counts, where every count the task writes
     (two or more) is multiplied by another counted item's value: `3 * 64 + 2 * 45.9` for "3 keyboards and 2
-    webcams" runs as `3 * 45.9 + 2 * 64` (compose23's ad07, after the counts-multiplied notice). The same object
-    when nothing changes."""
+    webcams" runs as `3 * 45.9 + 2 * 64` (compose23's ad07, after the counts-multiplied notice); and a count
+    multiplied by another item's value while its own appears nowhere: `3 * 85 + 2 * 85` for "3 monitors and 2
+    chairs" runs as `3 * 215 + 2 * 85` (compose26's ag07). The same object when nothing changes."""
     if not earlier or not isinstance(expression, str) or "*" not in expression:
         return expression
     values = item_values(task, earlier)
     if len(values) < 2 or len(set(values.values())) != len(values):
         return expression
+    swapped = expression
+    for count, own in values.items():
+        pattern = _with_other_value(count, values)
+        if len(re.findall(pattern, swapped)) != 1:
+            swapped = expression  # every count swapped, each once, or it is not a swap
+            break
+        swapped = re.sub(pattern, f"{count} * {own}", swapped)
+    if swapped != expression:
+        return swapped
     fixed = expression
     for count, own in values.items():
-        others = "|".join(re.escape(v) for c, v in values.items() if c != count)
-        number = re.escape(count)
-        pattern = rf"(?<![\w.]){number}\s*\*\s*(?:{others})(?![\w.])|(?<![\w.])(?:{others})\s*\*\s*{number}(?![\w.])"
-        if len(re.findall(pattern, fixed)) != 1:
-            return expression  # every count swapped, each once, or it is not a swap
-        fixed = re.sub(pattern, f"{count} * {own}", fixed)
-    return fixed
+        pattern = _with_other_value(count, values)
+        if float(own) not in values_in(expression) and len(re.findall(pattern, fixed)) == 1:
+            fixed = re.sub(pattern, f"{count} * {own}", fixed)
+    return fixed if fixed != expression else expression
+
+
+def _with_other_value(count: str, values: dict[str, str]) -> str:
+    """A pattern for `count` times the value of another counted item, either way round."""
+    others = "|".join(re.escape(v) for c, v in values.items() if c != count)
+    number = re.escape(count)
+    return rf"(?<![\w.]){number}\s*\*\s*(?:{others})(?![\w.])|(?<![\w.])(?:{others})\s*\*\s*{number}(?![\w.])"
 
 
 def _times(expression: str, count: str, value: str) -> str:

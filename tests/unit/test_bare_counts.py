@@ -204,6 +204,9 @@ def test_counts_multiplied_by_each_others_values_go_with_their_own() -> None:
     assert with_own_values("64 * 3 + 45.9 * 2", KEYBOARDS, fetched) == "3 * 45.9 + 2 * 64"
     right = "3 * 45.9 + 2 * 64"
     assert with_own_values(right, KEYBOARDS, fetched) is right
-    half = "3 * 64 + 2 * 64"  # one count swapped, not both: which was meant is a guess
-    assert with_own_values(half, KEYBOARDS, fetched) is half
+    # One value taken for both counts while the other is nowhere: the count is the task's, and so is its item
+    # (compose26's ag07, `3 * 85 + 2 * 85` for 3 monitors and 2 chairs).
+    assert with_own_values("3 * 64 + 2 * 64", KEYBOARDS, fetched) == "3 * 45.9 + 2 * 64"
+    both = "3 * 64 + 2 * 64 + 45.9"  # the keyboards' value is written: which product was meant is a guess
+    assert with_own_values(both, KEYBOARDS, fetched) is both
     assert with_own_values("3 * 64 + 2 * 45.9", KEYBOARDS, fetched[:1]) == "3 * 64 + 2 * 45.9"  # one value known
