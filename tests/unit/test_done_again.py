@@ -114,30 +114,22 @@ async def test_a_task_that_asks_for_the_step_again_gets_it() -> None:
 
 
 async def test_a_redo_before_the_calculation_is_complete_names_what_is_still_to_use() -> None:
-    """compose26's ag07: `3 * 425 + 2 * 425` after `3 * 85 + 2 * 85` = 425, the monitors' 215 never used."""
+    """As compose26's ag07 (`3 * 425 + 2 * 425` after `3 * 85 + 2 * 85` = 425, the monitors' 215 never used):
+    `95 + 10` after `85 + 10` = 95, with the monitor's price still to add."""
 
     @tool(read_only=True)
     def prices(key: str) -> str:
         """Price of a product in dollars."""
-        return {"monitors": "215", "chairs": "85"}[key]
+        return {"monitor": "215", "chair": "85"}[key]
 
-    script = [call("prices", key="monitors"), call("prices", key="chairs")]
-    script += [call("calculator", expression="3 * 85 + 2 * 85"), call("calculator", expression="3 * 425 + 2 * 425")]
-    model = ScriptedModel([*script, call("calculator", expression="3 * 215 + 2 * 85"), "815"])
-    result = await Agent(model, tools=[prices, calculator]).run("What do 3 monitors and 2 chairs cost altogether?")
+    script = [call("prices", key="chair"), call("prices", key="monitor")]
+    script += [call("calculator", expression="85 + 10"), call("calculator", expression="95 + 10")]
+    model = ScriptedModel([*script, call("calculator", expression="95 + 215"), "310"])
+    result = await Agent(model, tools=[prices, calculator]).run("What is a chair's price plus 10, plus a monitor's?")
     notice = model.requests[4].messages[-1].content
-    assert notice.startswith("Not run: that is 3 * 85 + 2 * 85 again, on its own result 425. Still to use: 215.")
+    assert notice.startswith("Not run: that is 85 + 10 again, on its own result 95. Still to use: 215.")
     assert [t.name for t in model.requests[4].tools] == ["prices", "calculator"]
-    assert result.output == "815"
-
-
-async def test_a_complete_answer_with_a_new_number_of_the_models_own_is_not_a_redo() -> None:
-    """2048 (`4096 / 2`) in the head after `64 * 64` uses a 2 no call took: the made-up answer rules judge it."""
-    script = [call("lookup", key="webcam"), call("calculator", expression="64 * 64"), *["2048"] * 4]
-    model = ScriptedModel(script)
-    result = await agent(model).run("What is a webcam's price multiplied by itself?")
-    notices = [e["message"] for e in result.trace if e["kind"] == "notice"]
-    assert "final answer did the complete calculation again on its result; the result answers" not in notices
+    assert result.output == "310"
 
 
 async def test_a_calculation_on_the_tasks_numbers_before_any_lookup_was_done_over() -> None:
