@@ -507,7 +507,8 @@ def with_tool_value(answer: str, invented: Sequence[str], result: str) -> str:
     if len(invented) != 1 or not _NUMBER.fullmatch(value):
         return answer
     text = _THOUSANDS.sub("", answer)
-    return _NUMBER.sub(lambda m: value if m.group() == invented[0] else m.group(), text)
+    # Compared by value: the answer's JSON number 12.0000000000000004 is read as "12.0" (compose27's ah18).
+    return _NUMBER.sub(lambda m: value if float(m.group()) == float(invented[0]) else m.group(), text)
 
 
 def plain(number: float) -> str:

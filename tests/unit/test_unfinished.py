@@ -197,6 +197,7 @@ def test_with_tool_value() -> None:
     assert with_tool_value("2222", ["2222"], "1929") == "1929"
     assert with_tool_value("The answer is 2,222 in 2 parts.", ["2222"], "1929") == "The answer is 1929 in 2 parts."
     assert with_tool_value("2222", ["2222"], "Lisbon") == "2222"  # a result that is no number
+    assert with_tool_value("12.0000000000000004", ["12.0"], "36.287388") == "36.287388"  # read as JSON: 12.0
 
 
 async def test_answers_without_tool_use_are_not_checked_for_sources() -> None:
