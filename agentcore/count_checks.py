@@ -5,6 +5,7 @@ the loop runs `answer_after_total` after one, and `done_again_answer` on an answ
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from agentcore import prompting
@@ -12,7 +13,15 @@ from agentcore.bare_counts import counted_item, counts_multiplied, item_values, 
 from agentcore.counted_twice import counted_twice
 from agentcore.done_again import ASKS_AGAIN, again_in_call, again_in_head, last_computation
 from agentcore.run_reads import good_steps
-from agentcore.unfinished import numbers_written, open_results, unused_numbers, unused_parts, with_tool_value
+from agentcore.unfinished import (
+    argument_values,
+    numbers_in,
+    numbers_written,
+    open_results,
+    unused_numbers,
+    unused_parts,
+    with_tool_value,
+)
 
 Computation = tuple[str, str, frozenset[float]]  # an expression, its result, the earlier results it took
 
@@ -106,11 +115,19 @@ def done_again_answer(run: Run, answer: str) -> str | None:
     return with_tool_value(answer, written, found[0][1])
 
 
+def _written_twice(task: str) -> set[float]:
+    """The numbers the task writes more than once, with their fractions for a percentage ("20%" as 0.2)."""
+    counts = Counter(round(abs(n), 12) for n in numbers_in(task))
+    twice = {value for value, count in counts.items() if count > 1}
+    return twice | {round(value / 100, 12) for value in twice}
+
+
 def last_calculation(run: Run, current: Step | None = None) -> tuple[Computation, list[str]] | None:
     """The run's last calculation (its expression, result, and the tool results it took), with what is still to
     use: the other results no later call used, and the numbers and parts of the task that went into no call. With
     nothing still to use, the calculation completes the task by every measure the checks have. None for a task
-    that asks for a step again ("twice")."""
+    that asks for a step again ("twice"), or whose number in the calculation it writes twice, and where the
+    arithmetic checks are off or the output is typed."""
     settings = run.deps.settings
     if not settings.check_unfinished or settings.output_schema is not None or ASKS_AGAIN.search(run.ctx.task):
         return None
@@ -126,11 +143,11 @@ def last_calculation(run: Run, current: Step | None = None) -> tuple[Computation
         results.append(step.result or "")
     # Calculations on the task's numbers alone, before anything was fetched, were done over with the fetched
     # values ("10 + 0.10" before the printer's price: compose28's ai13); their numbers count only if used again.
-    first = next((i for i, c in enumerate(done) if done and c.name != done[-1].name), 0)
+    first = next((i for i, c in enumerate(done) if c.name != done[-1].name), 0)
     steps = [(c.arguments, result) for c, result in zip(done[first:], results[first:], strict=True)]
     last = last_computation(steps)
-    if last is None:
-        return None
+    if last is None or _written_twice(run.ctx.task) & argument_values(last[0]):
+        return None  # "20% off, and 20% off the sale price": the same step twice, as the task asks
     calls = [arguments for arguments, _ in steps]
     called = {step.call.name for step in good_steps(run) if step.call is not None}
     docs = " ".join(f"{spec.name} {spec.description}" for spec in run.specs if spec.name in called)

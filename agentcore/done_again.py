@@ -23,7 +23,10 @@ from typing import Any
 from agentcore.unfinished import BARE_NUMBER, leaves, values_in
 
 # A task that asks for a step more than once ("add 10%, twice", "compounded") repeats it on purpose.
-ASKS_AGAIN = re.compile(r"\b(?:again|twice|repeat\w*|compound\w*|in a row|each year)\b", re.IGNORECASE)
+ASKS_AGAIN = re.compile(
+    r"\b(?:again|twice|repeat\w*|compound\w*|in a row|each (?:year|month|week|day)|further|another)\b", re.IGNORECASE
+)
+_LONGEST = 400  # characters: a longer expression is no step of a small task (and nests past Python's recursion)
 _MAX_EXPONENT = 64  # a power past this is no step of a small task; evaluating it only costs time
 _MAX_SPOTS = 4  # places a result may have gone in: at most 15 ways to put the result back into them
 
@@ -102,7 +105,7 @@ def _evaluate(node: ast.expr, put: dict[int, float]) -> float | None:
     counter = iter(range(1_000_000))
     try:
         return _value(node, put, counter)
-    except (ArithmeticError, ValueError):
+    except (ArithmeticError, ValueError, TypeError):  # TypeError: a negative number to a fractional power
         return None
 
 
@@ -131,7 +134,10 @@ def _apply(op: ast.operator, a: float, b: float) -> float:
     if isinstance(op, ast.Div):
         return a / b
     if isinstance(op, ast.Pow) and abs(b) <= _MAX_EXPONENT:
-        return float(a**b)
+        value = a**b
+        if isinstance(value, complex):
+            raise ValueError("a negative number to a fractional power")
+        return float(value)
     raise ValueError("not an operation of the calculator")
 
 
@@ -167,11 +173,18 @@ def _constants(tree: ast.expr) -> list[float]:
 
 def _number(node: ast.Constant) -> float | None:
     value = node.value
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except OverflowError:  # an int of hundreds of digits
+        return None
 
 
 def _parse(expression: str) -> ast.expr | None:
     """The expression as an arithmetic tree (numbers, + - * / ** and signs only); None for anything else."""
+    if len(expression) > _LONGEST:
+        return None
     try:
         tree = ast.parse(expression, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # surrogates, NUL bytes, deep nesting

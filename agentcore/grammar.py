@@ -9,7 +9,7 @@ free-form object instead of being pushed on to another key).
 
 Any schema gives a grammar that llama.cpp parses, or a UserError naming the bad node. Local `$ref`s are resolved
 first (schema_refs), `allOf` parts are merged, numeric bounds are enforced (grammar_ranges: integers exactly,
-decimals by sign and integer part), and a number of `format: float` or `double` is written with a fraction;
+decimals by sign and integer part), and an unbounded number of `format: float` or `double` has a fraction;
 `pattern`, other formats and schema-valued `additionalProperties` are not (`schema_refs.unenforced` lists them).
 """
 

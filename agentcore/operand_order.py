@@ -34,6 +34,7 @@ _TAKEN = (
     r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b"
 )
 _EITHER = [("/", _DIVISOR), ("-", _TAKEN)]
+_LESS = r"\bless\s+{n}(?!\d|\.\d)"  # "..., less 5": never "5 less than", which a comparison may ask
 
 
 def in_task_order(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
@@ -58,7 +59,7 @@ def _ordered(value: Any, task: str, returned: set[float], written: list[float]) 
     # A product may stand for either: "divided among 3" written `3 * 49.5`, "with 12 taken off" written
     # `49.5 * 12` (compose24's ae04). A percentage taken off ("20 percent off") is no amount to subtract.
     named = [("/", _DIVISOR)] if operator == "/" else [("-", _SUBTRAHEND)] if operator == "-" else _EITHER
-    named = [("-", _TAKEN)] if operator == "<" else named  # "less 5" written `43 < 5` (compose27's ah05)
+    named = [("-", _LESS)] if operator == "<" else named  # "less 5" written `43 < 5` (compose27's ah05)
     for sign, pattern in named:
         if sign == "-" and re.search(rf"(?<![\d.]){number}{PERCENT_SIGN}", task, re.IGNORECASE):
             continue

@@ -12,7 +12,7 @@ or multiplies one by itself (`19.95 * 19.95`); `2 * 2`, on a number no one gave,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agentcore.unfinished import argument_values, given_numbers, leaves, values_in
@@ -61,21 +61,25 @@ _RAISED = re.compile(rf"(?<![\d.])({_NUM})\s*(?:\*\*|\^)\s*({_NUM})(?![\d.])")
 
 
 def without_unasked_powers(
-    arguments: dict[str, Any], task: str, results: Sequence[str], counts: Iterable[str] = ()
+    arguments: dict[str, Any], task: str, results: Sequence[str], counts: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
     """`arguments` with each power of a returned value dropped where the task names no power and neither the task
     nor a result gives the exponent: `3 * 8.75**2` for "3 usb cables" runs as `3 * 8.75` (compose24's ae07, where
-    `5 + 3 * 3.5**2` came first). Nor does one of `counts`, the task's counts of items a tool priced ("2
-    monitors"): `2 * 215 + 5 * 8.75**2` runs as `2 * 215 + 5 * 8.75` (compose27's ah07), where "for 3 years"
-    still gives `1.05 ** 3`. The same dict when nothing changes."""
+    `5 + 3 * 3.5**2` came first). Nor does another item's count among `counts` (the task's counts of items, each
+    with its item's fetched value): `2 * 215 + 5 * 8.75**2` for "2 monitors and 5 usb cables" runs as `2 * 215 +
+    5 * 8.75` (compose27's ah07), where "3 cube-shaped boxes" of 0.5 each still gives `0.5 ** 3`. The same dict
+    when nothing changes."""
     if named_power(task) is not None:
         return arguments
     returned = {n for result in results for n in values_in(result)}
-    given = given_numbers(task) - {round(float(count), 12) for count in counts}
+    given = given_numbers(task)
+    items = [(round(float(count), 12), round(abs(float(value)), 12)) for count, value in (counts or {}).items()]
 
     def bare(match: re.Match[str]) -> str:
         base, exponent = (round(abs(float(g)), 12) for g in match.groups())
-        return match.group(1) if base in returned and exponent not in given | returned else match.group()
+        foreign = any(exponent == count and base != value for count, value in items)
+        unasked = exponent not in returned and (exponent not in given or foreign)
+        return match.group(1) if base in returned and unasked else match.group()
 
     fixed = {key: _RAISED.sub(bare, value) if isinstance(value, str) else value for key, value in arguments.items()}
     return fixed if fixed != arguments else arguments

@@ -11,7 +11,8 @@ results of other tools, and only a result that is one number, are written in: a 
 expressions are the stale check's business (`agentcore.unfinished.stale_inputs`). A name goes in only when one
 number was fetched and the expression uses one name, or when that one name is written once for each number fetched
 ("price - price" after the prices of a printer and a webcam: compose12's e08), in the order they were fetched:
-"price_a + price_b" stays as written.
+"price_a + price_b" stays as written. Only a failed call written again after the numbers came in reads such
+names one for each number (`names_for_results`): the model wrote its plan before it had them.
 """
 
 from __future__ import annotations
@@ -69,10 +70,12 @@ def names_for_results(expression: str, fetched: Sequence[tuple[Any, str]]) -> st
     a monitor's price, then a webcam's: compose20's aa09). None unless every name gets a value and every value a
     name. Read only for a failed call written again after those results came in (`agentcore.loop.written_in`):
     the model wrote its plan before it had the numbers."""
+    if not _OPERATOR.search(expression):
+        return None  # a word alone ("Monitor") is a lookup's key, not arithmetic
     names = list(dict.fromkeys(n for n in _NAME.findall(expression) if n not in _READ_BY_CALCULATORS))
     if not names or len(names) != len(fetched):
         return None
-    words = [_words(" ".join(_texts(arguments, least=1))) for arguments, _ in fetched]
+    words = [_words(" ".join(_texts(arguments, spaced=False))) for arguments, _ in fetched]
     own = [w - set().union(*(other for j, other in enumerate(words) if j != i)) for i, w in enumerate(words)]
     given: dict[str, int] = {}
     for name in names:
@@ -82,7 +85,8 @@ def names_for_results(expression: str, fetched: Sequence[tuple[Any, str]]) -> st
     left = iter([i for i in range(len(fetched)) if i not in given.values()])
     for name in (name for name in names if name not in given):
         given[name] = next(left)  # as many names as results: one is left for each name not given yet
-    return _NAME.sub(lambda m: fetched[given[m.group(1)]][1] if m.group(1) in given else m.group(0), expression)
+    values = [f"({result})" if result.startswith("-") else result for _, result in fetched]  # -3 ** 2 is -9
+    return _NAME.sub(lambda m: values[given[m.group(1)]] if m.group(1) in given else m.group(0), expression)
 
 
 def _words(text: str) -> set[str]:
@@ -103,10 +107,10 @@ def _joined_inputs(expression: str, arguments: Any, result: str) -> str:
     return re.sub(rf"(?<![\w.-])(?:{a}\s*[-+*/]\s*{b}|{b}\s*[-+*/]\s*{a})(?![\w.])", result, expression)
 
 
-def _texts(arguments: Any, least: int = MIN_TEXT) -> list[str]:
-    """An earlier call's string inputs that are text (letters and, at the default `least`, a space), longest
-    first."""
+def _texts(arguments: Any, *, spaced: bool = True) -> list[str]:
+    """An earlier call's string inputs that are text (letters; when `spaced`, MIN_TEXT characters or more with a
+    space: a phrase the expression may copy), longest first."""
     values = arguments.values() if isinstance(arguments, dict) else ()
-    texts = [v for v in values if isinstance(v, str) and len(v) >= least and re.search("[a-z]", v)]
-    texts = [v for v in texts if least != MIN_TEXT or " " in v]
+    texts = [v for v in values if isinstance(v, str) and re.search("[a-z]", v)]
+    texts = [v for v in texts if not spaced or (len(v) >= MIN_TEXT and " " in v)]
     return sorted(texts, key=len, reverse=True)

@@ -140,3 +140,19 @@ async def test_a_calculation_on_the_tasks_numbers_before_any_lookup_was_done_ove
     result = await agent(model).run("What is a printer's price with a tenth of it added on?")
     assert result.steps[3].result == "not run: 159 + 159 * 0.10 again, on its own result 174.9"
     assert result.output == "174.9"
+
+
+async def test_a_number_the_task_writes_twice_may_be_taken_twice() -> None:
+    """ "20% off, and 20% off the sale price": the second `- * 0.2` is the task's own second step."""
+    script = [call("lookup", key="printer"), call("calculator", expression="159 - 159 * 0.2")]
+    model = ScriptedModel([*script, call("calculator", expression="127.2 - 127.2 * 0.2"), *["101.76"] * 3])
+    result = await agent(model).run("Take 20% off a printer's price, and 20% off the sale price.")
+    assert result.steps[2].result == "101.76"
+
+
+def test_odd_expressions_are_no_computation() -> None:
+    """A negative number to a fractional power, an int past float's range, and a sum too long to be a step."""
+    assert again_in_head("-12", "64 ** 0.5 - 20", "-12", frozenset({64.0})) is None
+    huge = {"expression": "174.9 + 174.9 * 1" + "0" * 400}
+    assert again_in_call(huge, "159 + 159 * 0.10", "174.9", frozenset({159.0})) is False
+    assert last_computation([({"k": "x"}, "64"), ({"expression": " + ".join(["64"] * 1000)}, "64000")]) is None

@@ -31,6 +31,7 @@ from agentcore.tools.function import tool
         ("29 - 329", "A tablet's price reduced by 29?", ["329"], "329 - 29"),
         ("43 < 5", "How many days lie between 2020-02-01 and 2020-03-15, less 5?", ["43"], "43 - 5"),  # ah05
         ("43 < 5", "Is the count of days fewer than 5?", ["43"], "43 < 5"),  # a comparison the task asks
+        ("5 < 64", "Is 5 less than the webcam's price?", ["64"], "5 < 64"),
         ("100 / 4", "What is 100 divided by the count?", ["4"], "100 / 4"),
         ("3 / 3", "The price divided by 3?", ["3"], "3 / 3"),  # the task's number is also the result
         # the task's 7 written with a float's tail is still the task's 7 (this crashed a run: compose18's u06)

@@ -141,5 +141,8 @@ def test_a_count_of_priced_items_is_no_exponent() -> None:
     """compose27's ah07: the 2 of "2 monitors" as the usb cables' exponent."""
     task = "What is the bill for 2 monitors and 5 usb cables?"
     arguments = {"expression": "2 * 215 + 5 * 8.75**2"}
-    assert without_unasked_powers(arguments, task, ["215", "8.75"], ["2", "5"]) == {"expression": "2 * 215 + 5 * 8.75"}
+    counts = {"2": "215", "5": "8.75"}
+    assert without_unasked_powers(arguments, task, ["215", "8.75"], counts) == {"expression": "2 * 215 + 5 * 8.75"}
     assert without_unasked_powers(arguments, task, ["215", "8.75"]) == arguments  # the task's 2, read as given
+    cubes = {"expression": "3 * 0.5**3"}  # the count of the same item: its cube may be asked in other words
+    assert without_unasked_powers(cubes, "What volume do 3 cube boxes hold?", ["0.5"], {"3": "0.5"}) == cubes
