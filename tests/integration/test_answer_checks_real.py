@@ -410,3 +410,18 @@ async def test_a_count_still_to_use_after_the_tools_number_replaced_the_models(q
     4.409245 that replaced it was accepted, with the 5 parcels unused. It is read as an answer now."""
     result = await convert(qwen, "A parcel weighs 2 kilograms. How many pounds do 5 parcels weigh?")
     assert "22.046225" in str(result.output)
+
+
+async def test_a_square_done_again_in_the_head_gives_way_to_the_square(qwen: LlamaCppModel) -> None:
+    """This model ran `64 * 64` = 4096 for "a webcam's price multiplied by itself", then answered 262144
+    (`4096 * 64`, compose28's ai15): an answer that does the complete calculation again on its own result gives
+    way to that result (agentcore.done_again)."""
+    result = await shop(qwen, "What is a webcam's price multiplied by itself?")
+    assert "4096" in str(result.output) and "262144" not in str(result.output)
+
+
+async def test_a_failed_expression_written_again_runs_with_the_prices_since(qwen: LlamaCppModel) -> None:
+    """This model opened with `price - priceInBackpack`, looked up both prices, and wrote the same failed
+    expression again (compose28's ai09): it runs with the prices written in (agentcore.stand_ins)."""
+    result = await shop(qwen, "By how much does a chair's price exceed a backpack's?")
+    assert "35.5" in str(result.output)
