@@ -22,7 +22,15 @@ from agentcore.messages import CallPart, ToolCall
 from agentcore.portions import adds
 from agentcore.result import Step
 from agentcore.rows import wrong_row
-from agentcore.run_reads import candidates, good_steps, item_tools, unused_items, unused_words, used_text
+from agentcore.run_reads import (
+    candidates,
+    good_steps,
+    item_tools,
+    opened_for_nothing,
+    unused_items,
+    unused_words,
+    used_text,
+)
 from agentcore.tool_fit import fitting_tools, tool_docs
 from agentcore.unfetched import counts_only
 from agentcore.unfinished import (
@@ -74,7 +82,8 @@ def unfinished_check(run: Run, answer: str) -> bool:
     run.forced = run.forced or frozenset(spec.name for spec in run.specs)
     run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
     run.unfinished_named = run.unfinished_named or bool(unnamed)
-    real = [s.call for s in good_steps(run) if s.call is not None and s.call.signature() not in run.made_up_calls]
+    nowhere = run.made_up_calls | opened_for_nothing(run)  # a result that stands for nothing is none to combine
+    real = [s.call for s in good_steps(run) if s.call is not None and s.call.signature() not in nowhere]
     steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call in real]
     waiting = open_results(steps)  # not the result of a call on made-up inputs: it stands for nothing
     waiting = waiting if len(waiting) > 1 else []
@@ -410,7 +419,7 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     # Nor, once the made-up check fired, the calls on invented inputs (the made-up total, then one price looked
     # up and answered alone: the task's numbers went into no real call).
     invented = _invented_calls(run, done) | run.made_up_calls if run.made_up_at else set()
-    skip = run.failed_calls | run.restarted | invented
+    skip = run.failed_calls | run.restarted | invented | opened_for_nothing(run)
     calls = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
     calls += [step.call for step in done if step.call]
     used = [call.arguments for call in calls if call.signature() not in skip]

@@ -78,6 +78,12 @@ def again_in_head(answer_number: str, expression: str, result: str, taken: froze
     return None
 
 
+def is_arithmetic(text: str) -> bool:
+    """Whether `text` is an expression with at least one operation on numbers ("10 * (1 - 0.10)")."""
+    tree = _parse(text)
+    return tree is not None and not isinstance(tree, ast.Constant)
+
+
 def _swapped(before: ast.expr, after: ast.expr, result: float, taken: frozenset[float]) -> int:
     """How many of `before`'s taken results `after` writes as the result; -1 where the two differ otherwise."""
     if isinstance(before, ast.Constant) and isinstance(after, ast.Constant):

@@ -4,12 +4,14 @@ used yet, and the tools that fetched one of the task's items. Shared by the answ
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import TYPE_CHECKING
 
+from agentcore.done_again import is_arithmetic
 from agentcore.grounding import mentions, parallel_unused, task_words
 from agentcore.result import Step
-from agentcore.unfinished import BARE_NUMBER, leaves
+from agentcore.unfinished import BARE_NUMBER, leaves, open_results
 
 if TYPE_CHECKING:
     from agentcore.messages import ToolCall
@@ -27,6 +29,25 @@ def results_since(run: Run, signature: str) -> list[tuple[ToolCall, str]]:
     later = run.steps[first + 1 :] if first is not None else []
     good = [step for step in later if step.call is not None and step.result is not None and not step.tool_error]
     return [(step.call, (step.result or "").strip()) for step in good if step.call and _one_number(step.result)]
+
+
+def opened_for_nothing(run: Run) -> set[str]:
+    """The signatures of the run's opening calculations (before any other tool ran) whose results no later call
+    took: `10 * (1 - 0.10)` = 9 before the desk's price for "knock 10 percent off it" (compose29's aj14) applied
+    the task's numbers to nothing the task asks about, so they still count as unused."""
+    done = [step for step in good_steps(run) if step.call is not None]
+    first = done[0].call.name if done and done[0].call is not None else ""
+    opening = list(itertools.takewhile(lambda step: step.call is not None and step.call.name == first, done))
+    if len(opening) == len(done):
+        return set()
+    waiting = set(open_results([(step.call.arguments, step.result or "") for step in done if step.call is not None]))
+    return {
+        step.call.signature()
+        for step in opening
+        if step.call is not None
+        and (step.result or "").strip() in waiting
+        and any(is_arithmetic(leaf) for leaf in leaves(step.call.arguments) if isinstance(leaf, str))
+    }
 
 
 def _one_number(result: str | None) -> bool:
