@@ -30,6 +30,7 @@ from agentcore.loop_checks import (
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall, ToolSpec
 from agentcore.moved_past import last_result_instead
 from agentcore.named import resolved_call
+from agentcore.operand_order import in_task_order
 from agentcore.policy import Veto
 from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
@@ -37,7 +38,15 @@ from agentcore.run_reads import good_steps, results_since
 from agentcore.run_state import Run
 from agentcore.stand_ins import names_for_results
 from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
-from agentcore.unfinished import leaves, made_up_steps, repeats_result, unsourced, with_tool_value
+from agentcore.unfinished import (
+    argument_values,
+    leaves,
+    made_up_steps,
+    plain,
+    repeats_result,
+    unsourced,
+    with_tool_value,
+)
 from agentcore.written_checks import lost_after_part
 
 
@@ -122,6 +131,7 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
         return retry_tool(run, call.name, f"Calling {call.name}", result)
     found, kind = await probed(run, call, result) if error else (None, "")
     if found is not None:  # the one other value that works runs in place of the failed call (agentcore.probe)
+        found = in_order_as_named(run, call, found) if kind == "named" else found
         what = "the values its names stand for" if kind == "named" else f"the one other {kind} value that works"
         run.notice(f"a read-only call failed; it ran with {what}", call=signature)
         run.messages[-1] = prompting.assistant_turn(found, None)
@@ -142,6 +152,15 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     items = step_items(run) if not error else []
     run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan, items=items))
     return ModelTurn()
+
+
+def in_order_as_named(run: Run, call: ToolCall, found: ToolCall) -> ToolCall:
+    """The call with its names resolved, in the task's order: "cut by 29" written `29 * tablet_price` resolved to
+    `29 * 329`, which ran as a product (compose26's ag04), runs as `329 - 29` (agentcore.operand_order). The
+    numbers the names became are the results it is read against."""
+    fetched = [plain(v) for v in argument_values(found.arguments) - argument_values(call.arguments)]
+    arguments = in_task_order(found.arguments, run.ctx.task, fetched)
+    return found if arguments is found.arguments else ToolCall(found.name, arguments)
 
 
 @dataclass(frozen=True, slots=True)

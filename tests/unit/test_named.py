@@ -157,3 +157,11 @@ async def test_a_bare_name_resolves_through_the_tasks_phrase_and_stays_an_error_
     result = await Agent(model, tools=[LOOKUP, CALC]).run("What is it minus 29?")
     steps = [s for s in result.steps if s.call]
     assert steps[-1].tool_error and steps[-1].call == ToolCall("calculator", {"expression": "price - 29"})
+
+
+async def test_resolved_names_run_in_the_tasks_order() -> None:
+    """compose26's ag04: "cut by 29" written `29 * tablet price` ran as the product once the name resolved."""
+    model = ScriptedModel([call("calculator", expression="29 * laptop price"), "870"])
+    result = await Agent(model, tools=[LOOKUP, CALC]).run("A laptop's price, cut by 29?")
+    assert [s.call for s in result.steps if s.call][-1] == ToolCall("calculator", {"expression": "899 - 29"})
+    assert result.steps[0].result == "870"
