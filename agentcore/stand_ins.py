@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from agentcore.named import named_runs
 from agentcore.unfinished import BARE_NUMBER
 
 _OPERATOR = re.compile(r"[-+*/]")
@@ -70,9 +71,9 @@ def names_for_results(expression: str, fetched: Sequence[tuple[Any, str]]) -> st
     a monitor's price, then a webcam's: compose20's aa09). None unless every name gets a value and every value a
     name. Read only for a failed call written again after those results came in (`agentcore.loop.written_in`):
     the model wrote its plan before it had the numbers."""
-    if not _OPERATOR.search(expression):
-        return None  # a word alone ("Monitor") is a lookup's key, not arithmetic
-    names = list(dict.fromkeys(n for n in _NAME.findall(expression) if n not in _READ_BY_CALCULATORS))
+    # Runs of words, as agentcore.named reads them: "price in dollars" is one name (compose30's ak09); a word
+    # alone ("Monitor") is a lookup's key, not arithmetic.
+    names = list(dict.fromkeys(named_runs(expression)))
     if not names or len(names) != len(fetched):
         return None
     words = [_words(" ".join(_texts(arguments, spaced=False))) for arguments, _ in fetched]
@@ -86,7 +87,8 @@ def names_for_results(expression: str, fetched: Sequence[tuple[Any, str]]) -> st
     for name in (name for name in names if name not in given):
         given[name] = next(left)  # as many names as results: one is left for each name not given yet
     values = [f"({result})" if result.startswith("-") else result for _, result in fetched]  # -3 ** 2 is -9
-    return _NAME.sub(lambda m: values[given[m.group(1)]] if m.group(1) in given else m.group(0), expression)
+    runs = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<!\w)({runs})(?!\w)", lambda m: values[given[m.group(1)]], expression)
 
 
 def _words(text: str) -> set[str]:

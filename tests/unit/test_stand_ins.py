@@ -71,6 +71,7 @@ CHAIR_BACKPACK = [({"table": "prices", "key": "chair"}, "85"), ({"table": "price
         ("a - b - c", CHAIR_BACKPACK, None),  # a name more than the numbers
         ("a * 2", CHAIR_BACKPACK, None),  # a number more than the names
         ("chair_price - chair_tax", CHAIR_BACKPACK, "85 - 49.5"),  # two names for one item: the order decides
+        ("price - price in dollars", CHAIR_BACKPACK, "85 - 49.5"),  # compose30's ak09: a run of words is one name
         ("Monitor", CHAIR_BACKPACK[:1], None),  # a lookup's key written again, not arithmetic
         ("change ** 2", [({"key": "a b"}, "-3")], "(-3) ** 2"),  # -3 ** 2 would be -9
     ],
