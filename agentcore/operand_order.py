@@ -7,8 +7,9 @@ and the task marks its number as the second operand ("divided by 3", "among 3", 
 "take 15 off", "40 less than"), the expression runs in that order (`899 / 3`, `240 - 15`); a product of the two
 where the task divides by its number ("divided among 3") runs as that division, and one where it takes its number
 away ("with 12 taken off", written `49.5 * 12`) as that subtraction, as does a comparison for "less 5" (`43 <
-5`, which no calculator answers with a number). The words read are English
-arithmetic's words for a divisor and a subtrahend, not a phrasing of the suite.
+5`, which no calculator answers with a number), and a sum of the task's amount and a price where the task asks
+what is left after buying (`899 + 1000` for "What remains once I buy a laptop?" runs as `1000 - 899`). The words
+read are English arithmetic's words for a divisor, a subtrahend and a remainder, not a phrasing of the suite.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import Any
 from agentcore.unfinished import PERCENT_SIGN, numbers_in
 
 _NUM = r"\d+(?:\.\d+)?"
-_PAIR = re.compile(rf"\s*({_NUM})\s*([-/*<])\s*({_NUM})\s*")
+# Two numbers and an operator, and perhaps the model's own "= 829" after them (it goes when the pair is rewritten).
+_PAIR = re.compile(rf"\s*({_NUM})\s*([-/*<+])\s*({_NUM})\s*(?:=\s*-?{_NUM}\s*)?")
 # Before the number: what it divides by, or what is taken away ("divided by 3", "minus 20", "take away 30").
 _DIVISOR = r"\b(?:divided|divide|split|shared|share)\s+(?:\w+\s+){{0,3}}?(?:by|among|between)\s+{n}(?!\d|\.\d)"
 _BY = r"(?:cut|reduced|lowered|decreased|dropped)\s+by"  # "cut by 29" (compose26's ag04)
@@ -35,6 +37,8 @@ _TAKEN = (
 )
 _EITHER = [("/", _DIVISOR), ("-", _TAKEN)]
 _LESS = r"\bless\s+{n}(?!\d|\.\d)"  # "..., less 5": never "5 less than", which a comparison may ask
+# What is left of an amount after a purchase: "How much money do I have left?", "What remains", "what change".
+_LEFT_OVER = re.compile(r"\b(?:left|left over|remains?|remaining|(?:what|the|my|in) change)\b", re.IGNORECASE)
 
 
 def in_task_order(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
@@ -51,6 +55,8 @@ def _ordered(value: Any, task: str, returned: set[float], written: list[float]) 
     if match is None:
         return value
     left, operator, right = match.groups()
+    if operator == "+":
+        return _left_over(value, task, (left, right), returned, written)
     if operator in "*<" and _is_ours(right, returned, written):  # a product either way round: "49.5 * 3"
         left, right = right, left
     if not _is_ours(left, returned, written) or not _is_theirs(right, returned, written):
@@ -66,6 +72,20 @@ def _ordered(value: Any, task: str, returned: set[float], written: list[float]) 
         if re.search(pattern.format(n=number), task, re.IGNORECASE) is not None:
             return f"{right} {sign} {left}"
     return value
+
+
+def _left_over(value: str, task: str, pair: tuple[str, str], returned: set[float], written: list[float]) -> str:
+    """The task's amount less the fetched price, where a sum of the two answers what is left after buying
+    (`899 + 1000` for "My budget is 1000 dollars. What remains once I buy a laptop?": compose29's aj08, and
+    compose30's ak08 wrote `329 + 500 = 829`)."""
+    ours, theirs = pair if _is_ours(pair[0], returned, written) else pair[::-1]
+    if (
+        not _LEFT_OVER.search(task)
+        or not _is_ours(ours, returned, written)
+        or not _is_theirs(theirs, returned, written)
+    ):
+        return value
+    return f"{ours} - {theirs}"
 
 
 def _is_ours(number: str, returned: set[float], written: list[float]) -> bool:

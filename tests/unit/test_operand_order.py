@@ -32,6 +32,10 @@ from agentcore.tools.function import tool
         ("43 < 5", "How many days lie between 2020-02-01 and 2020-03-15, less 5?", ["43"], "43 - 5"),  # ah05
         ("43 < 5", "Is the count of days fewer than 5?", ["43"], "43 < 5"),  # a comparison the task asks
         ("5 < 64", "Is 5 less than the webcam's price?", ["64"], "5 < 64"),
+        ("899 + 1000", "My budget is 1000 dollars. What remains once I buy a laptop?", ["899"], "1000 - 899"),  # aj08
+        ("329 + 500 = 829", "I have 500 dollars and buy a tablet. How much is left?", ["329"], "500 - 329"),  # ak08
+        ("64 + 20", "Add 20 to the price of a webcam.", ["64"], "64 + 20"),  # nothing is left over
+        ("3 / 899 = 0.0033", "The price of a laptop divided by 3 is what?", ["899"], "899 / 3"),  # its "=" goes
         ("100 / 4", "What is 100 divided by the count?", ["4"], "100 / 4"),
         ("3 / 3", "The price divided by 3?", ["3"], "3 / 3"),  # the task's number is also the result
         # the task's 7 written with a float's tail is still the task's 7 (this crashed a run: compose18's u06)
