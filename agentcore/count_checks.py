@@ -6,7 +6,7 @@ the loop runs `answer_after_total` after one, and `done_again_answer` on an answ
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
 from agentcore.bare_counts import counted_item, counts_multiplied, item_values, totals_every_item
@@ -91,8 +91,9 @@ def done_again_call(run: Run, call: ToolCall) -> bool:
     425` after `3 * 85 + 2 * 85` = 425, the monitors' 215 unused: compose26's ag07)."""
     found = None if run.done_again_checked else last_calculation(run, run.steps[-1])
     if found is None or not again_in_call(call.arguments, *found[0]):
-        return False
-    (expression, result, _), pending = found
+        return False  # the shape first: what is still to use reads the task again (units, parts)
+    (expression, result, _), steps = found
+    pending = still_to_use(run, found[0], steps)
     run.done_again_checked, run.final_only = True, not pending
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {expression} again, on its own result {result}", True
@@ -106,10 +107,8 @@ def done_again_answer(run: Run, answer: str) -> str | None:
     result in the model's head (262144, `4096 * 64`, after `64 * 64` = 4096: compose28's ai15); None otherwise."""
     written = numbers_written(answer)
     found = last_calculation(run) if len(written) == 1 else None
-    if found is None or found[1]:
-        return None
-    worked = again_in_head(written[0], *found[0])
-    if worked is None:
+    worked = again_in_head(written[0], *found[0]) if found is not None else None
+    if found is None or worked is None or still_to_use(run, *found):
         return None
     run.notice("final answer did the complete calculation again on its result; the result answers", worked=worked)
     return with_tool_value(answer, written, found[0][1])
@@ -122,12 +121,10 @@ def _written_twice(task: str) -> set[float]:
     return twice | {round(value / 100, 12) for value in twice}
 
 
-def last_calculation(run: Run, current: Step | None = None) -> tuple[Computation, list[str]] | None:
-    """The run's last calculation (its expression, result, and the tool results it took), with what is still to
-    use: the other results no later call used, and the numbers and parts of the task that went into no call. With
-    nothing still to use, the calculation completes the task by every measure the checks have. None for a task
-    that asks for a step again ("twice"), or whose number in the calculation it writes twice, and where the
-    arithmetic checks are off or the output is typed."""
+def last_calculation(run: Run, current: Step | None = None) -> tuple[Computation, list[tuple[Any, str]]] | None:
+    """The run's last calculation (its expression, result, and the tool results it took), with the (arguments,
+    result) steps it is read among. None for a task that asks for a step again ("twice"), or whose number in the
+    calculation it writes twice, and where the arithmetic checks are off or the output is typed."""
     settings = run.deps.settings
     if not settings.check_unfinished or settings.output_schema is not None or ASKS_AGAIN.search(run.ctx.task):
         return None
@@ -148,9 +145,14 @@ def last_calculation(run: Run, current: Step | None = None) -> tuple[Computation
     last = last_computation(steps)
     if last is None or _written_twice(run.ctx.task) & argument_values(last[0]):
         return None  # "20% off, and 20% off the sale price": the same step twice, as the task asks
+    return last, steps
+
+
+def still_to_use(run: Run, last: Computation, steps: list[tuple[Any, str]]) -> list[str]:
+    """The other results no later call used, and the numbers and parts of the task that went into no call. With
+    none, the last calculation completes the task by every measure the checks have."""
     calls = [arguments for arguments, _ in steps]
     called = {step.call.name for step in good_steps(run) if step.call is not None}
     docs = " ".join(f"{spec.name} {spec.description}" for spec in run.specs if spec.name in called)
     pending = [result for result in open_results(steps) if result != last[1]]
-    pending += unused_numbers(run.ctx.task, calls) + unused_parts(run.ctx.task, calls, docs)
-    return last, pending
+    return pending + unused_numbers(run.ctx.task, calls) + unused_parts(run.ctx.task, calls, docs)

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
-from agentcore.unfinished import BARE_NUMBER, leaves, values_in
+from agentcore.unfinished import BARE_NUMBER, leaves, rounds_to, values_in
 
 # A task that asks for a step more than once ("add 10%, twice", "compounded") repeats it on purpose.
 ASKS_AGAIN = re.compile(
@@ -73,7 +73,7 @@ def again_in_head(answer_number: str, expression: str, result: str, taken: froze
     for size in range(1, len(spots) + 1):
         for chosen in combinations(spots, size):
             value = _evaluate(tree, {i: float(result) for i in chosen})
-            if value is not None and _rounds_to(value, answer_number):
+            if value is not None and rounds_to(value, answer_number):
                 return _written(expression, {i: result for i in chosen})
     return None
 
@@ -197,8 +197,3 @@ def _parse(expression: str) -> ast.expr | None:
         return None
     allowed = (ast.BinOp, ast.UnaryOp, ast.Constant, ast.operator, ast.unaryop)
     return tree if all(isinstance(node, allowed) for node in ast.walk(tree)) else None
-
-
-def _rounds_to(value: float, written: str) -> bool:
-    decimals = len(written.partition(".")[2])
-    return abs(value - float(written)) <= 0.5 * 10.0**-decimals + 1e-9

@@ -228,7 +228,7 @@ def derived(answer: str, results: Sequence[str], spare: Sequence[str]) -> str | 
     for a in values:
         for b in others:
             for text, value in _operations(a, b):
-                if value is not None and _rounds_to(value, written[0]):
+                if value is not None and rounds_to(value, written[0]):
                     return text
     return None
 
@@ -285,7 +285,7 @@ def unsourced(task: str, answer: str, results: Sequence[str], calls: Sequence[di
     known |= {abs(value) for arguments in calls for value in argument_numbers(arguments)}
     text = _THOUSANDS.sub("", _json_text(answer.strip()))
     found = [match.group() for match in _NUMBER.finditer(text)]
-    return list(dict.fromkeys(n for n in found if not any(_rounds_to(k, n) for k in known)))
+    return list(dict.fromkeys(n for n in found if not any(rounds_to(k, n) for k in known)))
 
 
 def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]], least: int = 2) -> tuple[list[str], str]:
@@ -298,7 +298,7 @@ def made_up(task: str, answer: str, steps: Sequence[tuple[Any, str]], least: int
     answered = [match.group() for match in _NUMBER.finditer(written)]
     for index, unknown in made_up_inputs(task, steps, least):
         arguments, result = steps[index]
-        if any(_rounds_to(value, n) for value in numbers_in(result) for n in answered):
+        if any(rounds_to(value, n) for value in numbers_in(result) for n in answered):
             ordered = dict.fromkeys(round(abs(v), 12) for v in argument_numbers(arguments))
             return [plain(v) for v in ordered if v in unknown], result.strip()
     return [], ""
@@ -515,7 +515,8 @@ def plain(number: float) -> str:
     return str(int(number)) if number == int(number) else str(number)
 
 
-def _rounds_to(value: float, written: str) -> bool:
+def rounds_to(value: float, written: str) -> bool:
+    """Whether `value` rounds to the number as `written`, to its decimals ("56.33" for 56.32704)."""
     decimals = len(written.partition(".")[2])
     return abs(value - float(written)) <= 0.5 * 10.0**-decimals + 1e-9
 
