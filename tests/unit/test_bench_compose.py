@@ -63,7 +63,8 @@ FRESH27 = load_task_file(TASKS_DIR / "fresh" / "compose27.jsonl")  # held out, r
 FRESH28 = load_task_file(TASKS_DIR / "fresh" / "compose28.jsonl")  # held out, run once at the twenty-ninth stop
 FRESH29 = load_task_file(TASKS_DIR / "fresh" / "compose29.jsonl")  # held out, run once at the twenty-ninth stop
 FRESH30 = load_task_file(TASKS_DIR / "fresh" / "compose30.jsonl")  # held out, run once at the twenty-ninth stop
-FRESH31 = load_task_file(TASKS_DIR / "fresh" / "compose31.jsonl")  # written for the next stop's held-out run
+FRESH31 = load_task_file(TASKS_DIR / "fresh" / "compose31.jsonl")  # held out, run once at the thirtieth stop
+FRESH32 = load_task_file(TASKS_DIR / "fresh" / "compose32.jsonl")  # written before compose31 was read
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -77,6 +78,7 @@ FRESHES = [
     FRESH29,
     FRESH30,
     FRESH31,
+    FRESH32,
 ]
 
 
@@ -130,7 +132,7 @@ def test_a_trap_offers_exactly_the_tool_that_answers_it(task: Task) -> None:
     assert not checks.passes(task.check, task.task), task.id  # the question does not contain its answer
 
 
-@pytest.mark.parametrize("fresh", FRESHES, ids=[f"compose{n}" for n in range(2, 32)])
+@pytest.mark.parametrize("fresh", FRESHES, ids=[f"compose{n}" for n in range(2, 33)])
 def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     """Every class three times, all test, no id or task text shared with the suite or the other fresh split."""
     assert Counter(t.task_class for t in fresh) == {c: 3 for c in COMPOSE_CLASSES}
