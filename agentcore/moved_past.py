@@ -10,6 +10,7 @@ from a call on made-up inputs; the last call's result, which nothing took yet, i
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -38,3 +39,44 @@ def last_result_instead(
         if repeats_result(task, answer, result) and (values_in(result) & taken or index in made_up):
             return _ONE_NUMBER.sub(last, answer.strip(), count=1)
     return None
+
+
+# A question that names things to choose between ("Which costs more ...?", "Is a laptop dearer ...?"): its answer may
+# quote a price a calculation took, and be right.
+_CHOICE = re.compile(r"\bwhich\b|^\s*(?:is|are|does|do|can|was|were)\b", re.IGNORECASE)
+
+
+def taken_result_instead(
+    task: str, answer: str, steps: Sequence[tuple[Any, str]], made_up: Collection[int]
+) -> str | None:
+    """The answer with its one number written as the result of the one calculation that took it, when the answer
+    restates a step's result, a later or earlier call (not on made-up inputs) took that number, and nothing took
+    that call's result. A call can take a value before the step that returned it does (its names read from a probe,
+    or the value from the model's memory): "a usb cable's price times the same usb cable price" ran `8.75 * 8.75`,
+    looked the cable up, and answered 8.75 (compose31's al15, held out). Repeated steps count once."""
+    number = numbers_in(answer)
+    if len(number) != 1 or _CHOICE.search(task):
+        return None
+    distinct = _once_each([step for i, step in enumerate(steps) if i not in made_up])
+    if not any(repeats_result(task, answer, result) for _, result in distinct):
+        return None
+    taking = {
+        result.strip()
+        for i, (arguments, result) in enumerate(distinct)
+        if number[0] in argument_values(arguments)
+        and BARE_NUMBER.fullmatch(result.strip())
+        and not repeats_result(task, answer, result)
+        and not any(values_in(result) & argument_values(other) for j, (other, _) in enumerate(distinct) if j != i)
+    }
+    return _ONE_NUMBER.sub(taking.pop(), answer.strip(), count=1) if len(taking) == 1 else None
+
+
+def _once_each(steps: Sequence[tuple[Any, str]]) -> list[tuple[Any, str]]:
+    seen: set[str] = set()
+    kept = []
+    for arguments, result in steps:
+        key = json.dumps(arguments, sort_keys=True, default=str) + result
+        if key not in seen:
+            seen.add(key)
+            kept.append((arguments, result))
+    return kept

@@ -31,11 +31,7 @@ def _example(call: ToolCall) -> str:
 def notice_text(part: NoticePart) -> str:
     task = part.task
     if part.notice == "repeat" and part.call is not None:
-        good = f"\nLatest good result: {clip(part.latest)}" if part.latest not in (None, part.result) else ""
-        return (
-            f"You already called {part.call.name} with these arguments; the result was: {clip(part.result)}{good}\n"
-            f"Task: {task}\nUse the results: call a different tool for the next step, or reply with the final_answer."
-        )
+        return _repeat_text(part, part.call)
     if part.notice == "missing_tool":
         return (
             f"The task asks you to use {', '.join(part.names)}, which you have not called yet.\n"
@@ -68,6 +64,21 @@ def notice_text(part: NoticePart) -> str:
             "Reply with a corrected final_answer."
         )
     return f"{part.what} failed: {part.message}\nTask: {task}\nTry again."
+
+
+def _repeat_text(part: NoticePart, call: ToolCall) -> str:
+    done = f"You already called {call.name} with these arguments; the result was: {clip(part.result)}"
+    if part.names:  # the answer before this call repeated that result while the task's numbers wait
+        still = " and ".join(part.names)
+        return (
+            f"{done}\nTask: {part.task}\nThe task still uses {still}: call a different tool for the next step with "
+            f"{clip(part.result)} and {still}."
+        )
+    good = f"\nLatest good result: {clip(part.latest)}" if part.latest not in (None, part.result) else ""
+    return (
+        f"{done}{good}\n"
+        f"Task: {part.task}\nUse the results: call a different tool for the next step, or reply with the final_answer."
+    )
 
 
 def _closer_tool_text(part: NoticePart) -> str:

@@ -214,10 +214,14 @@ def _progress(done: str, task: str, plan: Progress | None) -> str:
     return head + f"All {plan.total} steps are done. Reply with the final_answer now, using this result."
 
 
-def repeated_call_notice(task: str, call: ToolCall, result: str, latest: str | None = None) -> Message:
+def repeated_call_notice(
+    task: str, call: ToolCall, result: str, latest: str | None = None, pending: Sequence[str] = ()
+) -> Message:
     """`latest` is the newest successful result: small models answer with it far more often when it is repeated
-    here (otherwise the notice can end on an old error)."""
-    return render(NoticePart("repeat", task, call=call, result=result, latest=latest))
+    here (otherwise the notice can end on an old error). `pending`: the task's numbers the unfinished notice just
+    named, when the call repeats the step whose result that answer restated: they are named again, with no
+    answer offered."""
+    return render(NoticePart("repeat", task, call=call, result=result, latest=latest, names=tuple(pending)))
 
 
 def named_tools(task: str, tools: Sequence[ToolSpec]) -> list[str]:

