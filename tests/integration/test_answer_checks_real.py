@@ -425,3 +425,19 @@ async def test_a_failed_expression_written_again_runs_with_the_prices_since(qwen
     expression again (compose28's ai09): it runs with the prices written in (agentcore.stand_ins)."""
     result = await shop(qwen, "By how much does a chair's price exceed a backpack's?")
     assert "35.5" in str(result.output)
+
+
+async def test_a_conversion_called_again_after_the_unfinished_notice_hears_the_number_still_to_use(
+    qwen: LlamaCppModel,
+) -> None:
+    """This model converted 4 pounds to grams, answered the grams, called the conversion again after the
+    unfinished notice, and answered the grams again (compose31's al06): the repeat notice names the 8."""
+    result = await convert(qwen, "4 pounds written in grams, divided by 8?")
+    assert "226.796185" in str(result.output)
+
+
+async def test_a_price_answered_after_the_calculation_that_took_it_gives_way(qwen: LlamaCppModel) -> None:
+    """This model squared the cable's price from its names, looked the price up, repeated both calls and answered
+    the price (compose31's al15): the calculation that took it answers (agentcore.moved_past)."""
+    result = await shop(qwen, "What is a usb cable's price times the same usb cable price?")
+    assert "76.5625" in str(result.output)
