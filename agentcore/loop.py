@@ -34,7 +34,7 @@ from agentcore.operand_order import in_task_order
 from agentcore.policy import Veto
 from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
-from agentcore.run_reads import good_steps, opened_for_nothing, results_since
+from agentcore.run_reads import good_steps, results_since
 from agentcore.run_state import Run
 from agentcore.stand_ins import names_for_results
 from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
@@ -319,32 +319,24 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     latest = next((s.result for s in reversed(run.steps) if s.result is not None and not s.tool_error), None)
     step.result, step.tool_error = run.seen_calls[signature], signature in run.failed_calls
     step.notes.append("repeated call: not executed again")
-    pending, waiting = ((), None) if run.final_only else pending_again(run, signature)
-    if pending and signature in opened_for_nothing(run):
-        run.excluded = frozenset()  # its tool is the one to call, on the result that came since
-    notice = prompting.repeated_call_notice(
-        run.ctx.task,
-        call,
-        run.seen_calls[signature],
-        waiting or latest,
-        pending=pending,
-        same_tool=call.name not in run.excluded,
-    )
+    pending = () if run.final_only else pending_again(run, signature)
+    notice = prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest, pending)
     run.messages.append(notice)
     return ModelTurn()
 
 
-def pending_again(run: Run, signature: str) -> tuple[tuple[str, ...], str | None]:
-    """The numbers the unfinished notice named on the turn just before, and the result that answer restated, when
-    the model's next call is a repeat: told only "call a different tool, or answer", it answered that result again
-    and the notice, which fires once, let it through. "4 pounds written in grams, divided by 8?" answered
-    1814.36948 after `unit_convert` twice (compose31's al06, held out); "knock 10 percent off" a desk's price ran
-    `10 * (1 - 0.10)` before the lookup and again after the notice (compose29's aj14): an opening calculation that
-    went nowhere stays offered."""
+def pending_again(run: Run, signature: str) -> tuple[str, ...]:
+    """The numbers the unfinished notice named on the turn just before, when this repeat fetched again the result
+    that answer restated: told only "call a different tool, or answer", the model answered that result again and
+    the notice, which fires once, let it through ("4 pounds written in grams, divided by 8?" answered 1814.36948
+    after `unit_convert` twice: compose31's al06, held out)."""
     held = run.unfinished_pending
-    if held is None or signature in run.failed_calls or len(run.steps) != held[0] + 1:
-        return (), None
-    return held[1], held[2]
+    if held is None or signature in run.failed_calls:
+        return ()
+    at, numbers, result = held
+    if len(run.steps) != at + 1 or run.seen_calls[signature].strip() != result.strip():
+        return ()
+    return numbers
 
 
 def written_in(run: Run, call: ToolCall) -> ToolCall | None:

@@ -68,11 +68,11 @@ def notice_text(part: NoticePart) -> str:
 
 def _repeat_text(part: NoticePart, call: ToolCall) -> str:
     done = f"You already called {call.name} with these arguments; the result was: {clip(part.result)}"
-    if part.names:  # the answer before this call restated `latest` while the task's numbers wait
-        still, tool = " and ".join(part.names), call.name if part.what == "same" else "a different tool"
+    if part.names:  # the answer before this call repeated that result while the task's numbers wait
+        still = " and ".join(part.names)
         return (
-            f"{done}\nTask: {part.task}\nThe task still uses {still}: call {tool} for the next step with "
-            f"{clip(part.latest)} and {still}."
+            f"{done}\nTask: {part.task}\nThe task still uses {still}: call a different tool for the next step with "
+            f"{clip(part.result)} and {still}."
         )
     good = f"\nLatest good result: {clip(part.latest)}" if part.latest not in (None, part.result) else ""
     return (

@@ -38,17 +38,3 @@ async def test_a_repeat_with_nothing_pending_gets_the_plain_notice() -> None:
     model = ScriptedModel([CONVERT, CONVERT, "1814.36948"])
     await Agent(model, tools=TOOLS).run("4 pounds written in grams?")
     assert "still uses" not in str(model.requests[2].messages[-1].content)
-
-
-async def test_an_opening_calculation_repeated_after_the_notice_keeps_its_tool_offered() -> None:
-    """compose29's aj14: `10 * (1 - 0.10)` before the desk's price, and again after the unfinished notice."""
-    opening = call("calculator", expression="10 * (1 - 0.10)")
-    lookup = call("lookup", table="prices", key="desk")
-    script = [opening, lookup, "240", opening, call("calculator", expression="240 * (1 - 0.10)"), "216"]
-    model = ScriptedModel(script)
-    tools = toolbox.agent_tools(["lookup", "calculator"])
-    result = await Agent(model, tools=tools).run("Take a desk's price and knock 10 percent off it.")
-    notice = str(model.requests[4].messages[-1].content)
-    assert "The task still uses 10: call calculator for the next step with 240 and 10." in notice
-    assert "calculator" in [t.name for t in model.requests[4].tools]
-    assert result.output == "216"
