@@ -38,3 +38,14 @@ async def test_a_repeat_with_nothing_pending_gets_the_plain_notice() -> None:
     model = ScriptedModel([CONVERT, CONVERT, "1814.36948"])
     await Agent(model, tools=TOOLS).run("4 pounds written in grams?")
     assert "still uses" not in str(model.requests[2].messages[-1].content)
+
+
+async def test_a_repeat_of_another_call_after_the_notice_gets_the_plain_notice() -> None:
+    """compose12's e06: `3 * 5` before converting the 3 pounds, and again after the notice. Offered the calculator
+    with the 5 named, the model wrote `3 * 5` a third time (tried at the thirtieth stop); excluded, it goes on."""
+    opening = call("calculator", expression="3 * 5")
+    convert = call("unit_convert", value=3, from_unit="lb", to_unit="kg")
+    model = ScriptedModel([opening, convert, "1.360777", opening, "6.803885", "6.803885"])
+    await Agent(model, tools=TOOLS).run("Multiply the weight of 3 pounds in kilograms by 5.")
+    notice = str(model.requests[4].messages[-1].content)
+    assert "still uses" not in notice and "calculator" not in [t.name for t in model.requests[4].tools]
