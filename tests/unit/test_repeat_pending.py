@@ -45,7 +45,8 @@ async def test_a_repeat_of_another_call_after_the_notice_gets_the_plain_notice()
     with the 5 named, the model wrote `3 * 5` a third time (tried at the thirtieth stop); excluded, it goes on."""
     opening = call("calculator", expression="3 * 5")
     convert = call("unit_convert", value=3, from_unit="lb", to_unit="kg")
-    model = ScriptedModel([opening, convert, "1.360777", opening, "6.803885", "6.803885"])
-    await Agent(model, tools=TOOLS).run("Multiply the weight of 3 pounds in kilograms by 5.")
-    notice = str(model.requests[4].messages[-1].content)
-    assert "still uses" not in notice and "calculator" not in [t.name for t in model.requests[4].tools]
+    model = ScriptedModel([opening, "15", convert, "1.360777", opening, "6.803885"])
+    await Agent(model, tools=TOOLS, max_steps=6).run("Multiply the weight of 3 pounds in kilograms by 5.")
+    notice = str(model.requests[5].messages[-1].content)
+    assert notice.startswith("You already called calculator") and "still uses" not in notice
+    assert "calculator" not in [t.name for t in model.requests[5].tools]
