@@ -19,6 +19,7 @@ import json
 import math
 from typing import Any
 
+from agentcore.doc_choices import documented_choices
 from agentcore.enum_tails import tail_rule
 from agentcore.errors import UserError
 from agentcore.formats import two_part_form
@@ -201,6 +202,9 @@ class _Builder:
     def _string(self, schema: dict[str, Any]) -> str:
         if two_part_form(schema) and _fits_two_parts(schema):
             return self.rule(TWO_PART_STRING, "place")
+        choices = documented_choices(schema)  # "Can be 'summary' or 'detailed'": the enum the docs describe
+        if choices:
+            return self.rule(" | ".join(_json_literal(c, "enum") for c in choices), "enum")
         low = _count(schema, "minLength", 0, limit=MAX_STRING)
         given = _count(schema, "maxLength", MAX_STRING)
         if low > given:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentcore.doc_choices import documented_values
+
 
 def _words_of(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -143,6 +145,8 @@ def _unjudged(name: str, value: str, schema: dict[str, Any]) -> bool:
     if schema.get("type", "string") != "string":  # a string where a number belongs: the validator's to refuse
         return True
     if not text or "enum" in schema or _DATE_OR_TIME.fullmatch(text) or _CODE.fullmatch(text):
+        return True
+    if text in documented_values(schema):  # "Default is 'NASDAQ'", "Can be 'summary' or 'detailed'"
         return True
     return bool(argument_words(name, schema) & _FREE_TEXT)
 

@@ -227,3 +227,23 @@ def test_a_web_address_fits_a_file_path() -> None:
     schema = {"properties": {"image_path": {"type": "string", "description": "The file path to the image."}}}
     assert misfits({"image_path": "http://example.com/a.jpg"}, schema) == []
     assert misfits({"image_path": "10.0.0.1"}, schema) == [("image_path", "10.0.0.1", "an IP address")]
+
+
+STOCKS = {
+    "type": "object",
+    "properties": {
+        "company_name": {"type": "string", "description": "The name of the company."},
+        "detail_level": {"type": "string", "description": "Level of detail. Can be 'summary' or 'detailed'."},
+        "market": {"type": "string", "description": "The stock market of interest. Default is 'NASDAQ'"},
+    },
+    "required": ["company_name", "detail_level"],
+}
+
+
+def test_values_the_docs_give_are_not_unspoken() -> None:
+    """BFCL multiple_148: "market=NASDAQ", the docs' default, counted as a value no one gave."""
+    given = "Give me detail information about stocks of Apple Inc."
+    arguments = {"company_name": "Apple Inc.", "detail_level": "detailed", "market": "NASDAQ"}
+    assert unspoken(arguments, STOCKS, given, required_only=False) == []
+    wrong = {"company_name": "Apple Inc.", "detail_level": "full", "market": "Tokyo"}
+    assert unspoken(wrong, STOCKS, given, required_only=False) == ["detail_level=full", "market=Tokyo"]
