@@ -15,6 +15,7 @@ from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
 from agentcore.bare_counts import item_values, with_item_values, with_own_values
 from agentcore.comparisons import as_difference
+from agentcore.copy_slips import with_task_zeros
 from agentcore.count_checks import counted_twice_call, counts_multiplied_call, done_again_call
 from agentcore.dates import in_documented_layout
 from agentcore.enum_lists import named_only
@@ -527,14 +528,15 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     for 3 keyboards and 2 webcams), and an expression that also does a later step of the
     plan against precedence goes as its own step (step_order), and a count of days converted with the wrong factor goes
     with the right one (`2 * 60` for minutes; asked_units), and an argument that runs on in a decoding loop goes with
-    its repeated operation once (agentcore.runaway)."""
+    its repeated operation once (agentcore.runaway), and a long number of the task copied with a zero too few or
+    too many goes as the task writes it (agentcore.copy_slips)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
     done = [step for step in good_steps(run) if step.call is not None]
     results = [step.result or "" for step in done]
     earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
-    written = cut_short(call.arguments)
+    written = with_task_zeros(cut_short(call.arguments), run.ctx.task)
     arguments = {key: with_results(value, call.name, earlier) for key, value in written.items()}
     items = [(given, result) for name, given, result in earlier if name != call.name]
     arguments = without_unasked_powers(arguments, run.ctx.task, results, item_values(run.ctx.task, items))
