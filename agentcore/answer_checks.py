@@ -26,6 +26,7 @@ from agentcore.run_reads import (
     candidates,
     good_steps,
     item_tools,
+    new_steps,
     opened_for_nothing,
     unused_items,
     unused_words,
@@ -412,7 +413,7 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     done = good_steps(run)
     if not done:
         return [], [], ""
-    result = done[-1].result or ""
+    result = (new_steps(run) or done)[-1].result or ""
     if checked and (result in checked or not run.unfinished_named):
         return [], [], ""
     # The model's own calls as well as what ran: a policy may have rewritten a number the model did use. Not
@@ -471,7 +472,8 @@ def unsourced_numbers(run: Run, answer: str) -> tuple[list[str], str, bool]:
         return [], "", False
     run.sources_checked = True
     steps = [(step.call.arguments if step.call else {}, step.result or "") for step in done]
-    latest = latest_unused(steps)
+    fresh = [(step.call.arguments if step.call else {}, step.result or "") for step in new_steps(run)]
+    latest = latest_unused(fresh)
     return unsourced(run.ctx.task, answer, [r for _, r in steps], [a for a, _ in steps]), latest, insisted
 
 

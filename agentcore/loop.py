@@ -34,7 +34,7 @@ from agentcore.operand_order import in_task_order
 from agentcore.policy import Veto
 from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
-from agentcore.run_reads import good_steps, results_since
+from agentcore.run_reads import REPEATED, good_steps, results_since
 from agentcore.run_state import Run
 from agentcore.stand_ins import names_for_results
 from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
@@ -308,7 +308,7 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     step = run.steps[-1]
     if signature not in run.failed_calls and lost_after_part(run):  # the part is ready; the notice writes the rest
         step.result, step.tool_error = run.seen_calls[signature], False
-        step.notes.append("repeated call: not executed again")
+        step.notes.append(REPEATED)
         return ModelTurn()
     run.repeats += 1
     if signature in run.failed_calls and refill(run, call, signature):
@@ -318,7 +318,7 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
     latest = next((s.result for s in reversed(run.steps) if s.result is not None and not s.tool_error), None)
     step.result, step.tool_error = run.seen_calls[signature], signature in run.failed_calls
-    step.notes.append("repeated call: not executed again")
+    step.notes.append(REPEATED)
     pending = () if run.final_only else pending_again(run, signature)
     notice = prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest, pending)
     run.messages.append(notice)
@@ -365,7 +365,7 @@ def refill(run: Run, call: ToolCall, signature: str) -> bool:
     run.refilled = True
     step = run.steps[-1]
     step.result, step.tool_error = run.seen_calls[signature], True
-    step.notes.append("repeated call: not executed again")
+    step.notes.append(REPEATED)
     run.notice("repeated a failed call after new results; asked to write them in", call=signature)
     run.messages.append(prompting.refill_notice(run.ctx.task, call, run.seen_calls[signature], since))
     return True

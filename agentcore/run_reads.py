@@ -18,8 +18,18 @@ if TYPE_CHECKING:
     from agentcore.run_state import Run
 
 
+REPEATED = "repeated call: not executed again"  # a step's note: its result is an earlier call's, shown again
+
+
 def good_steps(run: Run) -> list[Step]:
     return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
+
+
+def new_steps(run: Run) -> list[Step]:
+    """The good steps less the repeats: a repeated call shows an old result again, which makes it no newer. The
+    opening `350 / 8 * 1000` = 43750, repeated after the conversion to 0.35, made 43750 "the latest tool result"
+    in the notices, and the answer in its place (compose28's ai17)."""
+    return [step for step in good_steps(run) if REPEATED not in step.notes]
 
 
 def results_since(run: Run, signature: str) -> list[tuple[ToolCall, str]]:

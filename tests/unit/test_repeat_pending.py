@@ -50,3 +50,19 @@ async def test_a_repeat_of_another_call_after_the_notice_gets_the_plain_notice()
     notice = str(model.requests[5].messages[-1].content)
     assert notice.startswith("You already called calculator") and "still uses" not in notice
     assert "calculator" not in [t.name for t in model.requests[5].tools]
+
+
+async def test_a_repeated_call_is_not_the_latest_result() -> None:
+    """compose28's ai17: `350 / 8 * 1000` = 43750 before the conversion to 0.35, repeated after it; the insisted
+    answer was replaced by 43750 and the unfinished notice asked for "43750 and 8"."""
+    opening = call("calculator", expression="350 / 8 * 1000")
+    convert = call("unit_convert", value=350, from_unit="ml", to_unit="l")
+    script = [opening, "80000", convert, "28000", opening, "28000", call("calculator", expression="0.35 * 8"), "2.8"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=TOOLS).run("A mug holds 350 milliliters. How many liters do 8 mugs hold?")
+    replaced = [e for e in result.trace if e["kind"] == "notice" and "replaced by the tool's result" in e["message"]]
+    assert replaced and replaced[0]["result"] == "0.35"
+    assert "0.35 is only the result of the last step, and the task still uses 8" in str(
+        model.requests[6].messages[-1].content
+    )
+    assert result.output == "2.8"
