@@ -203,6 +203,26 @@ async def test_a_city_the_docs_give_as_an_example_gets_its_state(qwen: LlamaCppM
     assert ran and ran[0] == "Chicago, IL"
 
 
+async def test_a_choice_the_docs_list_is_the_only_value_written(qwen: LlamaCppModel) -> None:
+    """The docs say "Can be 'summary' or 'detailed'"; this model wrote `detail_level="full"` (BFCL multiple_148),
+    and the loop held the call back as a value no one gave. The grammar now writes one of the docs' choices
+    (agentcore.doc_choices), so the call runs."""
+
+    def get_stock_info(company_name: str, detail_level: str) -> str:
+        """Stock information of a company.
+
+        Args:
+            company_name: The name of the company.
+            detail_level: Level of detail for stock information. Can be 'summary' or 'detailed'.
+        """
+        return f"{company_name}: {detail_level} information"
+
+    agent: Agent[None, str] = Agent(qwen, tools=[get_stock_info])
+    result = await agent.run("Give me detail information about stocks of Apple Inc.")
+    ran = [step.call.arguments for step in result.steps if step.call and not step.tool_error]
+    assert ran and ran[0]["detail_level"] in ("summary", "detailed")
+
+
 def predict_profit(investment_amount: float, annual_return: float, years: int) -> str:
     """The profit of an investment.
 
