@@ -78,7 +78,10 @@ def with_item_values(expression: Any, task: str, earlier: Sequence[tuple[Any, st
         return expression  # most calls: nothing fetched yet, or no sum (a date's dashes still read on)
     fixed = expression
     for count, value in item_values(task, earlier).items():
-        fixed = _added_to_own(fixed, count, value) if float(value) in values_in(fixed) else _times(fixed, count, value)
+        if float(value) not in values_in(fixed):
+            fixed = _times(fixed, count, value)
+        elif counted_item(task, count):  # a count of an item ("1 backpack"), not "add 10 to the result"
+            fixed = _added_to_own(fixed, count, value)
     return fixed if fixed != expression else expression
 
 

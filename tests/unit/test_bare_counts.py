@@ -50,6 +50,18 @@ def test_a_count_added_to_its_own_value_goes_times_it() -> None:
     assert with_item_values("1.2 + 6 + 3 * 7.25", PENS_AND_MUGS, FETCHED) == "6 * 1.2 + 3 * 7.25"
 
 
+def test_a_number_before_no_item_is_no_count_to_multiply() -> None:
+    """compare39's c12 and compose28's ai02 (tried at the thirtieth stop): "add 10 to the result" after a
+    conversion to 20 had `20 + 10` run as `10 * 20`; "to the" names no item."""
+    converted = [({"value": 68, "from_unit": "F", "to_unit": "C"}, "20")]
+    task = "Convert 68 degrees Fahrenheit to Celsius, then add 10 to the result."
+    assert with_item_values("20 + 10", task, converted) == "20 + 10"
+    yards = [({"value": 10, "from_unit": "yd", "to_unit": "m"}, "9.144")]
+    assert with_item_values("9.144 + 2.5", "Convert 10 yards to meters and add 2.5 to the result.", yards) == (
+        "9.144 + 2.5"
+    )
+
+
 def test_a_count_beside_its_value_in_a_difference_or_bracket_stays() -> None:
     for expression in ("50 - 6 + 1.2", "(6 + 1.2) * 2", "6 + 1.2 * 2", "6 + 1.2 + 6"):
         assert with_item_values(expression, PENS_AND_MUGS, FETCHED[:1]) == expression
