@@ -28,20 +28,19 @@ from agentcore.loop_checks import (
     written_again,
 )
 from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall, ToolSpec
-from agentcore.moved_past import last_result_instead, taken_result_instead
+from agentcore.moved_past import answer_moved_past
 from agentcore.named import resolved_call
 from agentcore.operand_order import in_task_order
 from agentcore.policy import Veto
 from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
-from agentcore.run_reads import REPEATED, good_steps, results_since
+from agentcore.run_reads import REPEATED, good_steps, pending_again, results_since
 from agentcore.run_state import Run
 from agentcore.stand_ins import names_for_results
 from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
 from agentcore.unfinished import (
     argument_values,
     leaves,
-    made_up_steps,
     plain,
     repeats_result,
     unsourced,
@@ -175,9 +174,8 @@ class FinalTurn:
         run.unfetched = await unfetched_items(run, self.content, lambda calls: timed_outcomes(run, calls))
         if any(check(run, self.content) for check in ANSWER_CHECKS):
             return ModelTurn()
-        instead = (
-            echoed_again(run, self.content) or moved_past(run, self.content) or done_again_answer(run, self.content)
-        )
+        answer = self.content
+        instead = echoed_again(run, answer) or answer_moved_past(run, answer) or done_again_answer(run, answer)
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
@@ -216,25 +214,6 @@ def last_turn(run: Run) -> None:
 
 def at_limit(run: Run) -> Finish:
     return Finish("max_steps", f"stopped after max_steps={run.deps.settings.max_steps} model turns")
-
-
-def moved_past(run: Run, answer: str) -> str | None:
-    """With only an answer offered, one that restates a result the run has since moved past is answered with the
-    last result (agentcore.moved_past)."""
-    if not run.final_only or not run.deps.settings.check_unfinished or run.deps.settings.output_schema is not None:
-        return None
-    done = [step for step in good_steps(run) if step.call is not None]
-    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
-    resolved = {i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.resolved}
-    made = (set(made_up_steps(run.ctx.task, steps)) - resolved) | {
-        i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.made_up_calls
-    }
-    instead = last_result_instead(run.ctx.task, answer, steps, made) or taken_result_instead(
-        run.ctx.task, answer, steps, made
-    )
-    if instead is not None:
-        run.notice("final answer restated a result the run had moved past; the last result answers", answer=instead)
-    return instead
 
 
 def settled_result(run: Run, latest: str) -> bool:
@@ -323,20 +302,6 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     notice = prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest, pending)
     run.messages.append(notice)
     return ModelTurn()
-
-
-def pending_again(run: Run, signature: str) -> tuple[str, ...]:
-    """The numbers the unfinished notice named on the turn just before, when this repeat fetched again the result
-    that answer restated: told only "call a different tool, or answer", the model answered that result again and
-    the notice, which fires once, let it through ("4 pounds written in grams, divided by 8?" answered 1814.36948
-    after `unit_convert` twice: compose31's al06, held out)."""
-    held = run.unfinished_pending
-    if held is None or signature in run.failed_calls:
-        return ()
-    at, numbers, result = held
-    if len(run.steps) != at + 1 or run.seen_calls[signature].strip() != result.strip():
-        return ()
-    return numbers
 
 
 def written_in(run: Run, call: ToolCall) -> ToolCall | None:

@@ -13,9 +13,20 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentcore.unfinished import BARE_NUMBER, argument_values, numbers_in, repeats_result, values_in
+from agentcore.run_reads import good_steps
+from agentcore.unfinished import (
+    BARE_NUMBER,
+    argument_values,
+    made_up_steps,
+    numbers_in,
+    repeats_result,
+    values_in,
+)
+
+if TYPE_CHECKING:
+    from agentcore.run_state import Run
 
 _ONE_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
@@ -80,3 +91,21 @@ def _once_each(steps: Sequence[tuple[Any, str]]) -> list[tuple[Any, str]]:
             seen.add(key)
             kept.append((arguments, result))
     return kept
+
+
+def answer_moved_past(run: Run, answer: str) -> str | None:
+    """With only an answer offered, one that restates a result the run has since moved past is answered with that
+    later result (`last_result_instead`, else `taken_result_instead`), with a notice; None otherwise."""
+    if not run.final_only or not run.deps.settings.check_unfinished or run.deps.settings.output_schema is not None:
+        return None
+    done = [step for step in good_steps(run) if step.call is not None]
+    steps = [(step.call.arguments, step.result or "") for step in done if step.call is not None]
+    resolved = {i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.resolved}
+    made = (set(made_up_steps(run.ctx.task, steps)) - resolved) | {
+        i for i, step in enumerate(done) if step.call is not None and step.call.signature() in run.made_up_calls
+    }
+    task = run.ctx.task
+    instead = last_result_instead(task, answer, steps, made) or taken_result_instead(task, answer, steps, made)
+    if instead is not None:
+        run.notice("final answer restated a result the run had moved past; the last result answers", answer=instead)
+    return instead

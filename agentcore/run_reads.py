@@ -99,3 +99,17 @@ def unused_items(run: Run) -> list[str]:
     """The task's own content words that no call or result has (the candidates for values still to get)."""
     used = used_text(run)
     return [word for word in candidates(run) if not mentions(used, word)]
+
+
+def pending_again(run: Run, signature: str) -> tuple[str, ...]:
+    """The numbers the unfinished notice named on the turn just before, when this repeat fetched again the result
+    that answer restated: told only "call a different tool, or answer", the model answered that result again and
+    the notice, which fires once, let it through ("4 pounds written in grams, divided by 8?" answered 1814.36948
+    after `unit_convert` twice: compose31's al06, held out)."""
+    held = run.unfinished_pending
+    if held is None or signature in run.failed_calls:
+        return ()
+    at, numbers, result = held
+    if len(run.steps) != at + 1 or run.seen_calls[signature].strip() != result.strip():
+        return ()
+    return numbers

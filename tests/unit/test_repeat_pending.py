@@ -1,4 +1,4 @@
-"""A call repeated right after the unfinished notice names the task's numbers again (agentcore.loop.pending_again)."""
+"""A call repeated right after the unfinished notice names the numbers still to use (run_reads.pending_again)."""
 
 from __future__ import annotations
 
