@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from agentcore import prompting
 from agentcore.asked_units import asked_unit
 from agentcore.bare_counts import unpaired
+from agentcore.conversions import conversion_due
 from agentcore.grounding import counted_items, listed_together, mentions
-from agentcore.messages import CallPart, ToolCall
+from agentcore.messages import CallPart
 from agentcore.portions import adds
 from agentcore.result import Step
 from agentcore.rows import wrong_row
@@ -56,7 +57,6 @@ from agentcore.unfinished import (
     used_up,
     with_tool_value,
 )
-from agentcore.unit_names import converter, unconverted
 from agentcore.written_checks import portion_check, power_check, redone_check
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ def conversion_check(run: Run, answer: str) -> bool:
     the converter is required next, and the notice writes the conversion out (agentcore.unit_names)."""
     if run.converted_checked or run.final_only or not run.deps.settings.check_unfinished:
         return False
-    found = _conversion_due(run)
+    found = conversion_due(run)
     if found is None:
         return False
     call, word, number = found
@@ -242,28 +242,6 @@ def conversion_check(run: Run, answer: str) -> bool:
     run.notice("final answer before a conversion to the unit the task asks for", call=call.signature())
     run.messages.append(prompting.convert_notice(run.ctx.task, call, word))
     return True
-
-
-def _conversion_due(run: Run) -> tuple[ToolCall, str, float | None] | None:
-    """The conversion still due, written out, the task's word for the unit it reaches, and the task's number it
-    converts: from that number in its unit, or (None) from the latest result in the unit the last conversion
-    reached."""
-    done = good_steps(run)
-    for spec in run.specs:
-        shape = converter(spec.parameters) if spec.name in run.offered else None
-        if shape is None:
-            continue
-        calls = [s.call.arguments for s in done if s.call is not None and s.call.name == spec.name]
-        due = unconverted(run.ctx.task, shape, calls)
-        if due is None:
-            continue
-        latest = numbers_in(done[-1].result or "") if done and due.number is None else []
-        number = latest[0] if len(latest) == 1 else due.number
-        if number is not None:
-            value = int(number) if number.is_integer() else number
-            arguments = {shape.value: value, shape.source: due.source, shape.target: due.unit}
-            return ToolCall(spec.name, arguments), due.word, due.number
-    return None
 
 
 def unit_check(run: Run, answer: str) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 from agentcore import comparisons, prompting
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
+from agentcore.conversions import conversion_instead
 from agentcore.count_checks import answer_after_total, done_again_answer
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
@@ -124,6 +125,9 @@ async def _policed(run: Run, step: Step, call: ToolCall, signature: str) -> Next
     return await run_tool(run, decision, step, signature if decision is call else decision.signature())
 
 
+_WHAT = {"named": "the values its names stand for", "conversion": "the conversion its unit words stand for"}
+
+
 async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> NextStep:
     result, error, retry = await execute_tool(run, call, step)
     if retry:
@@ -131,7 +135,7 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     found, kind = await probed(run, call, result) if error else (None, "")
     if found is not None:  # the one other value that works runs in place of the failed call (agentcore.probe)
         found = in_order_as_named(run, call, found) if kind == "named" else found
-        what = "the values its names stand for" if kind == "named" else f"the one other {kind} value that works"
+        what = _WHAT.get(kind, f"the one other {kind} value that works")
         run.notice(f"a read-only call failed; it ran with {what}", call=signature)
         run.messages[-1] = prompting.assistant_turn(found, None)
         call, signature = found, found.signature()
@@ -439,6 +443,9 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
     named = await resolved_call(call, error, run.specs, done, lambda cs: timed_outcomes(run, cs), task=run.ctx.task)
     if named is not None and await run.deps.chain.before_tool(run.ctx, named) is named:
         return named, "named"
+    conversion = conversion_instead(run, call)  # "25 liters * 4": the words stand for the conversion due
+    if conversion is not None and await run.deps.chain.before_tool(run.ctx, conversion) is conversion:
+        return conversion, "conversion"
     return None, ""
 
 

@@ -461,3 +461,11 @@ async def test_a_price_answered_after_the_calculation_that_took_it_gives_way(qwe
     the price (compose31's al15): the calculation that took it answers (agentcore.moved_past)."""
     result = await shop(qwen, "What is a usb cable's price times the same usb cable price?")
     assert "76.5625" in str(result.output)
+
+
+async def test_units_written_into_the_arithmetic_run_as_the_conversion_they_stand_for(qwen: LlamaCppModel) -> None:
+    """This model wrote `25 liters * 4` to the calculator, then a longer expression of the same words, and
+    answered with the words once only a final answer was allowed (compose30's ak06): the failed call runs as the
+    conversion the task names (agentcore.conversions), and the model goes on from its result."""
+    result = await convert(qwen, "25 liters converted to gallons, times 4?")
+    assert "26.417204" in str(result.output)

@@ -177,3 +177,41 @@ async def test_an_answer_from_the_line_the_conversion_started_again_goes_back() 
     notice = model.requests[4].messages[-1].content
     assert notice.startswith("Not done yet: 36000 came from calculator(") and "returned 26.455471" in notice
     assert result.output == "79.366413"
+
+
+async def test_a_failed_call_that_writes_the_units_as_words_runs_as_the_conversion_due() -> None:
+    """compose30's ak06 ("25 liters * 4"): the words stand for the conversion the task asks for."""
+    script = [call("calculator", expression="12 feet * 4"), call("calculator", expression="3.6576 * 4"), "14.6304"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[unit_convert, evaluator]).run("12 feet converted to meters, times 4?")
+    assert result.output == "14.6304"
+    first = result.steps[0]
+    assert first.call is not None and first.call.name == "unit_convert" and first.result == "3.6576"
+    assert first.call.arguments == {"value": 12, "from_unit": "ft", "to_unit": "m"}
+    assert "Result of unit_convert" in model.requests[1].messages[-1].content
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "12 * four",  # words, but no unit
+        "10 feet * 4",  # a unit, but not the task's number
+        "12 kilograms * 4",  # the task's number, with a unit of another kind
+    ],
+)
+async def test_a_failed_call_with_no_unit_of_the_conversion_due_stays_failed(expression: str) -> None:
+    model = ScriptedModel([call("calculator", expression=expression), *["done"] * 8])  # the checks may send it back
+    result = await Agent(model, tools=[unit_convert, evaluator]).run("12 feet converted to meters, times 4?")
+    first = result.steps[0]
+    assert first.call is not None and first.call.name == "calculator" and first.tool_error
+
+
+async def test_a_converter_with_side_effects_is_not_run_in_place_of_a_failed_call() -> None:
+    @tool
+    def convert(value: float, from_unit: Unit, to_unit: Unit) -> str:
+        """Convert a value between units, and log it."""
+        return str(unit_convert.fn(value, from_unit, to_unit))
+
+    model = ScriptedModel([call("calculator", expression="12 feet * 4"), *["done"] * 8])
+    result = await Agent(model, tools=[convert, evaluator]).run("12 feet converted to meters, times 4?")
+    assert result.steps[0].call is not None and result.steps[0].call.name == "calculator"
