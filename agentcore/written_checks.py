@@ -24,6 +24,7 @@ from agentcore.unfinished import (
     given_numbers,
     leaves,
     made_up_steps,
+    numbers_in,
     redone,
     repeats_result,
     values_in,
@@ -76,14 +77,23 @@ def _on_result(run: Run, before: ToolCall, later: ToolCall, result: str) -> Tool
 
 def portion_check(run: Run, answer: str) -> bool:
     """Once: the answer is the result of a call that scaled a value by a factor of the task (`215 / 2` for "half
-    of that price") while the task names an addition or subtraction no call did ("add ... to it"): the part is
-    ready, the whole is still to combine with it (agentcore.portions)."""
+    of that price"), or the value it scaled, while the task names an addition or subtraction no call did ("add
+    ... to it"): the part is ready, the whole is still to combine with it (agentcore.portions)."""
     done = [step for step in good_steps(run) if step.call is not None]
     if run.portion_checked or run.final_only or not run.deps.settings.check_unfinished or not done:
         return False
-    if not repeats_result(run.ctx.task, answer, (done[-1].result or "").strip()):
+    if not repeats_result(run.ctx.task, answer, (done[-1].result or "").strip()) and not _whole_again(done, answer):
         return False
     return _portion_next(run, done)
+
+
+def _whole_again(done: list[Step], answer: str) -> bool:
+    """The answer is the value an earlier tool returned and the last call took a part of: 64 again after
+    `64 / 2` for "a webcam's price added to half of that price" (compose32's am13)."""
+    last, answered = done[-1].call, numbers_in(answer)
+    if last is None or len(answered) != 1 or round(answered[0], 12) not in argument_values(last.arguments):
+        return False
+    return any(answered[0] in numbers_in(step.result or "") for step in done[:-1])
 
 
 def lost_after_part(run: Run) -> bool:

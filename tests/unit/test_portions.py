@@ -142,3 +142,32 @@ def test_a_part_of_things_asked_together_is_left_but_not_a_multiple() -> None:
 def test_factors_read_fraction_words_percentages_and_numbers() -> None:
     assert {0.5, 2.0, 0.15, 3.0} <= factors("half of it, plus 15% and 3 more")
     assert {0.25, 4.0, 2.0} <= factors("a quarter of it, twice")
+
+
+async def test_the_whole_answered_after_its_part_goes_back_for_the_addition() -> None:
+    """compose32's am13: `64 / 2` for "added to half of that price", then the price 64 as the answer, twice."""
+    from arithmetic_tools import calculator as evaluator
+
+    @tool
+    def webcam_price(item: str) -> str:
+        """The price of an item."""
+        return "64"
+
+    script = [call("webcam_price", item="webcam"), call("calculator", expression="64 / 2"), "64", "64"]
+    script += [call("calculator", expression="64 + 32"), "96"]
+    model = ScriptedModel(script)
+    task = "What do you get when a webcam's price is added to half of that price?"
+    result = await Agent(model, tools=[webcam_price, evaluator]).run(task)
+    assert result.output == "96"
+    notice = model.requests[4].messages[-1].content
+    assert notice.startswith("Not done yet: 32 is 64 / 2, a part of 64.") and '"64 + 32"' in notice
+
+
+async def test_a_whole_no_tool_returned_is_not_read_as_the_part_taken() -> None:
+    """The answer 64 is the task's own number here, not a value a tool returned: the portion check stays out."""
+    from arithmetic_tools import calculator as evaluator
+
+    model = ScriptedModel([call("calculator", expression="64 / 2"), "64", *["32"] * 6])
+    result = await Agent(model, tools=[evaluator]).run("What is 64 added to half of that?")
+    assert not any("a part of 64" in r.messages[-1].content for r in model.requests)
+    assert result.steps[0].result == "32"
