@@ -35,7 +35,7 @@ from agentcore.operand_order import in_task_order
 from agentcore.policy import Veto
 from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
-from agentcore.run_reads import REPEATED, good_steps, pending_again, results_since
+from agentcore.run_reads import REPEATED, good_steps, items_after_failure, pending_again, results_since
 from agentcore.run_state import Run
 from agentcore.stand_ins import names_for_results
 from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
@@ -297,13 +297,16 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     if signature in run.failed_calls and refill(run, call, signature):
         return ModelTurn()
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
+    items, fetchers = items_after_failure(run, signature) if run.repeats < 2 else ((), frozenset[str]())
+    if items:  # an item is still to fetch: that is the next step, not an answer
+        run.final_only, run.forced = False, fetchers
     run.excluded = frozenset({call.name})
     run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
     latest = next((s.result for s in reversed(run.steps) if s.result is not None and not s.tool_error), None)
     step.result, step.tool_error = run.seen_calls[signature], signature in run.failed_calls
     step.notes.append(REPEATED)
     pending = () if run.final_only else pending_again(run, signature)
-    notice = prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest, pending)
+    notice = prompting.repeated_call_notice(run.ctx.task, call, run.seen_calls[signature], latest, pending, items=items)
     run.messages.append(notice)
     return ModelTurn()
 
@@ -429,12 +432,13 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
         return None, ""
     own, asked = word_alternatives(call, spec, run.ctx.task, error)
     copied = placeholder_alternatives(call, spec, run.ctx.task, [s.result or "" for s in good_steps(run)])
-    for kind, candidates, task in (
+    for kind, offered, task in (
         ("enum", alternatives(call, spec), ""),
         ("word", own, ""),
         ("word", asked, run.ctx.task),
         ("word", copied, run.ctx.task),
     ):
+        candidates = [c for c in offered if c.signature() not in run.seen_calls]  # a call made gives nothing new
         found = await timed_probes(run, candidates) if candidates else []
         if (one := chosen(found, task)) is not None:
             return (one, kind) if await run.deps.chain.before_tool(run.ctx, one) is one else (None, "")

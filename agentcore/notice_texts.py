@@ -74,6 +74,9 @@ def _repeat_text(part: NoticePart, call: ToolCall) -> str:
             f"{done}\nTask: {part.task}\nThe task still uses {still}: call a different tool for the next step with "
             f"{clip(part.result)} and {still}."
         )
+    if part.message:  # a failed call repeated while an item the task lists is still to fetch
+        still = f"The task still names {part.message}, which no call has used: fetch that next."
+        return f"{done}\nTask: {part.task}\n{still}"
     good = f"\nLatest good result: {clip(part.latest)}" if part.latest not in (None, part.result) else ""
     return (
         f"{done}{good}\n"

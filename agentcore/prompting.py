@@ -215,13 +215,20 @@ def _progress(done: str, task: str, plan: Progress | None) -> str:
 
 
 def repeated_call_notice(
-    task: str, call: ToolCall, result: str, latest: str | None = None, pending: Sequence[str] = ()
+    task: str,
+    call: ToolCall,
+    result: str,
+    latest: str | None = None,
+    pending: Sequence[str] = (),
+    *,
+    items: Sequence[str] = (),
 ) -> Message:
     """`latest` is the newest successful result: small models answer with it far more often when it is repeated
     here (otherwise the notice can end on an old error). `pending`: the task's numbers the unfinished notice just
     named, when the call repeats the step whose result that answer restated: they are named again, with no
-    answer offered."""
-    return render(NoticePart("repeat", task, call=call, result=result, latest=latest, names=tuple(pending)))
+    answer offered. `items`: the task's items no call used yet, after a failed call repeated: fetch them next."""
+    part = NoticePart("repeat", task, call=call, result=result, latest=latest, names=tuple(pending))
+    return render(replace(part, message=", ".join(items)))
 
 
 def named_tools(task: str, tools: Sequence[ToolSpec]) -> list[str]:
