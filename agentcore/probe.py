@@ -24,6 +24,7 @@ from collections.abc import Collection
 from typing import Any
 
 from agentcore.context import RunContext
+from agentcore.lemmas import irregular
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.prompting import format_result
 from agentcore.turns import bound_schema
@@ -64,13 +65,21 @@ def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> 
         if not (_word_value(node, value, error) or _quoted_number(node, value, error)):
             continue
         taken = {value.casefold()}
-        for tier, words in ((own, runs(value, shorter=True)), (asked, runs(task, shorter=False))):
+        for tier, words in ((own, [*_regular(value), *runs(value, shorter=True)]), (asked, runs(task, shorter=False))):
             for other in words:
                 if other.casefold() not in taken:
                     taken.add(other.casefold())
                     tier.append(ToolCall(call.name, {**call.arguments, key: other}))
     own, asked = (tier if len(tier) <= MAX_WORD_PROBES else [] for tier in (own, asked))
     return own, asked
+
+
+def _regular(value: str) -> list[str]:
+    """The value with an irregular plural of its last word in the dictionary form ("mice" -> "mouse", "usb
+    batteries" -> "usb battery"): a lookup that drops a plural "s" finds neither (compose28's ai07)."""
+    words = WORDS.findall(value)
+    found = irregular(words[-1]) if words else None
+    return [] if found is None else [value[: value.rfind(words[-1])] + found]
 
 
 def chosen(found: list[ToolCall], task: str = "") -> ToolCall | None:

@@ -40,12 +40,20 @@ async def test_a_second_repeat_allows_only_an_answer_even_with_an_item_left() ->
     assert not model.requests[4].tools and model.requests[4].allow_final
 
 
-async def test_a_failed_lookup_is_not_probed_into_a_lookup_already_made() -> None:
+async def test_a_failed_lookup_runs_with_the_dictionary_form_not_a_lookup_already_made() -> None:
     """ai07 again: `lookup("mice")` failed, and the probe ran the one task word that works, "laptops", looked up
-    already: the model saw the laptop's price as the mice's. A call made before gives nothing new."""
+    already: the model saw the laptop's price as the mice's. A call made before gives nothing new; the word's
+    dictionary form ("mouse", agentcore.lemmas) is tried first."""
     laptops = call("lookup", table="prices", key="laptops")
     mice = call("lookup", table="prices", key="mice")
-    model = ScriptedModel([laptops, mice, call("lookup", table="prices", key="mouse"), *["1857.85"] * 8])
+    model = ScriptedModel([laptops, mice, *["1857.85"] * 8])
     result = await Agent(model, tools=TOOLS).run(TASK)
-    assert [s.call.arguments["key"] for s in result.steps[:3] if s.call] == ["laptops", "mice", "mouse"]
+    second = result.steps[1]
+    assert second.call is not None and second.call.arguments["key"] == "mouse" and second.result == "19.95"
+
+
+async def test_a_failed_lookup_is_not_probed_into_a_lookup_already_made() -> None:
+    laptops = call("lookup", table="prices", key="laptops")
+    model = ScriptedModel([laptops, call("lookup", table="prices", key="geese"), *["1857.85"] * 8])
+    result = await Agent(model, tools=TOOLS).run(TASK)
     assert result.steps[1].tool_error and "899" not in str(result.steps[1].result)
