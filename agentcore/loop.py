@@ -46,6 +46,7 @@ from agentcore.unfinished import (
     repeats_result,
     unsourced,
     with_tool_value,
+    without_working,
 )
 from agentcore.written_checks import lost_after_part
 
@@ -242,6 +243,7 @@ def with_result_instead(run: Run, answer: str, invented: list[str], latest: str)
     model's answer, once per run (a model that insists again on a number of its own gets the result accepted,
     where checks that may fire twice each would spend the run's turns)."""
     content = with_tool_value(answer, invented, latest)
+    content = without_working(answer, invented, latest) if content == answer else content
     if content == answer:
         return accept(run, content)
     run.notice(

@@ -48,6 +48,7 @@ from agentcore.unfinished import (
     plain,
     stale_inputs,
     superseded,
+    unused_numbers,
     values_in,
     with_result,
     without_made_up_factors,
@@ -253,9 +254,19 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     step.result, step.tool_error = f"not run: {' and '.join(taken)} should be the earlier result {result}", True
     run.notice("tool call reuses an earlier input instead of its result; not run", call=call.signature(), numbers=taken)
     fixed = ToolCall(call.name, _own_factors_out(run, with_result(call.arguments, taken, result)))
+    if argument_values(fixed.arguments) - _given(run) - _returned(run):
+        # Still a number from nowhere: "330 / 1000" for 330 ml in liters, after the conversion to 0.33, would be
+        # written "0.33 / 1000", the conversion done twice (compose32's am17). No call is written out for it.
+        run.messages.append(prompting.stale_notice(run.ctx.task, call, taken, result, unused=_unused(run)))
+        return True
     run.stale_fix = fixed if fixed != call else None
     run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
     return True
+
+
+def _unused(run: Run) -> list[str]:
+    """The task's numbers that no good call has taken yet."""
+    return unused_numbers(run.ctx.task, [s.call.arguments for s in good_steps(run) if s.call is not None])
 
 
 def _own_factors_out(run: Run, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -324,12 +324,20 @@ def _check_notice_text(part: NoticePart) -> str:
             f"{failed}{values} is a word from the description of {fixed.name}, not a value from the task.\n"
             f"Task: {task}\nCall {fixed.name} again with a value the task names{words}, for example: {example}"
         )
+    return _stale_text(part)
+
+
+def _stale_text(part: NoticePart) -> str:
+    """A call that took an earlier input where its result belongs: written with the result, or, where that would
+    keep a number from nowhere ("unwritten"), the result and the task's numbers still to use named."""
     fixed = part.call or ToolCall("the tool", {})
-    call = _example(fixed)
-    return (
-        f"Not run: {numbers} was the input of an earlier step, whose result is {clip(part.result)}.\n"
-        f"Task: {task}\nCall {fixed.name} with the result instead, for example: {call}"
-    )
+    taken, result = " and ".join(part.names), clip(part.result)
+    earlier = f"Not run: {taken} was the input of an earlier step, whose result is {result}."
+    if part.message == "unwritten":
+        still = f" and {' and '.join(part.results)}" if part.results else ""
+        return f"{earlier}\nTask: {part.task}\nCall {fixed.name} for the next step with {result}{still}."
+    example = _example(fixed)
+    return f"{earlier}\nTask: {part.task}\nCall {fixed.name} with the result instead, for example: {example}"
 
 
 def _made_up_text(part: NoticePart) -> str:

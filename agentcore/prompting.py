@@ -276,8 +276,13 @@ def doubled_notice(task: str, call: ToolCall, value: str, item: str) -> Message:
     return render(NoticePart("doubled", task, call=call, result=value, names=(item,)))
 
 
-def stale_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
-    return render(NoticePart("stale", task, call=call, result=result, names=tuple(numbers)))
+def stale_notice(
+    task: str, call: ToolCall, numbers: Sequence[str], result: str, *, unused: Sequence[str] | None = None
+) -> Message:
+    """`call` written with the result in place of `numbers`; or, where that would keep a number from nowhere, the
+    held-back call itself, with `unused` (the task's numbers still to use) named and no call written out."""
+    part = NoticePart("stale", task, call=call, result=result, names=tuple(numbers))
+    return render(part if unused is None else replace(part, results=tuple(unused), message="unwritten"))
 
 
 def placeholder_notice(

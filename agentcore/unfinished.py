@@ -511,6 +511,23 @@ def with_tool_value(answer: str, invented: Sequence[str], result: str) -> str:
     return _NUMBER.sub(lambda m: value if float(m.group()) == float(invented[0]) else m.group(), text)
 
 
+# "6 * 330 / 1000 = 204.0 liters": a calculation written out in the answer, its value after "=".
+_WORKED = re.compile(r"\d[\d.,]*\s*[-+*/×]\s*[\d.(][^=\n]*=\s*(-?\d[\d,]*(?:\.\d+)?)")
+
+
+def without_working(answer: str, invented: Sequence[str], result: str) -> str:
+    """The answer with a calculation it writes out ("9 * 6 = 54 meters"), whose value is one of the `invented`
+    numbers, written as the tool's numeric result ("16.4592 meters"); unchanged otherwise. `with_tool_value`
+    leaves such an answer alone: its several numbers are not one invented number (compose32's am16 and am17)."""
+    value = result.strip()
+    match = _WORKED.search(answer)
+    if match is None or not _NUMBER.fullmatch(value):
+        return answer
+    if not any(float(match.group(1).replace(",", "")) == float(n) for n in invented):
+        return answer
+    return answer[: match.start()] + value + answer[match.end() :]
+
+
 def plain(number: float) -> str:
     return str(int(number)) if number == int(number) else str(number)
 

@@ -27,6 +27,7 @@ from agentcore.unfinished import (
     with_result,
     with_tool_value,
     without_made_up_factors,
+    without_working,
 )
 
 
@@ -200,6 +201,27 @@ def test_with_tool_value() -> None:
     assert with_tool_value("12.0000000000000004", ["12.0"], "36.287388") == "36.287388"  # read as JSON: 12.0
 
 
+def test_without_working() -> None:
+    assert without_working("9 * 6 = 54 meters", ["54"], "16.4592") == "16.4592 meters"
+    assert without_working("6 * 330 / 1000 = 204.0", ["1000", "204.0"], "1.98") == "1.98"
+    assert without_working("9 * 6 = 54 meters", ["9"], "16.4592") == "9 * 6 = 54 meters"  # its value is no invention
+    assert without_working("about 54 meters", ["54"], "16.4592") == "about 54 meters"  # no calculation written out
+    assert without_working("9 * 6 = 54", ["54"], "Lisbon") == "9 * 6 = 54"
+
+
+async def test_an_insisted_answer_that_writes_its_own_calculation_gets_the_tools_result() -> None:
+    """compose32's am17: `0.33 * 6` = 1.98 computed, then "6 * 330 / 1000 = 204.0" answered twice."""
+    from bench import toolbox
+
+    script = [call("unit_convert", value=330, from_unit="ml", to_unit="l"), call("calculator", expression="0.33 * 6")]
+    script += ["6 * 330 / 1000 = 204.0", call("calculator", expression="1.98 * 1"), "6 * 330 / 1000 = 204.0"]
+    tools = toolbox.agent_tools(["unit_convert", "calculator"])
+    result = await Agent(ScriptedModel(script), tools=tools).run(
+        "A can holds 330 milliliters. How many liters do 6 hold?"
+    )
+    assert result.output == "1.98"
+
+
 async def test_answers_without_tool_use_are_not_checked_for_sources() -> None:
     model = ScriptedModel(["8"])
     assert (await Agent(model, tools=[calculator]).run("How many legs does a spider have?")).output == "8"
@@ -276,6 +298,27 @@ async def test_a_stale_calls_own_conversion_is_left_out_of_the_call_written_out(
     result = await Agent(model, tools=tools).run("One bag weighs 3 pounds. What is the weight of 7 bags in ounces?")
     assert model.requests[2].messages[-1].content.endswith('"arguments": {"expression": "48 * 7"}}')
     assert result.output == "336"
+
+
+async def test_a_stale_call_left_with_a_number_from_nowhere_is_not_written_out() -> None:
+    """compose32's am17: `330 / 1000` after the conversion of 330 ml to 0.33 was written out as `0.33 / 1000`,
+    the conversion done twice, and the model ran it. The notice names the result and the 6 still to use."""
+    from bench import toolbox
+
+    model = ScriptedModel(
+        [
+            call("unit_convert", value=330, from_unit="ml", to_unit="l"),
+            call("calculator", expression="330 / 1000"),
+            call("calculator", expression="0.33 * 6"),
+            "1.98",
+        ]
+    )
+    tools = toolbox.agent_tools(["unit_convert", "calculator"])
+    result = await Agent(model, tools=tools).run("A soda can holds 330 milliliters. How many liters do 6 cans hold?")
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith("Not run: 330 was the input of an earlier step, whose result is 0.33.")
+    assert notice.endswith("Call calculator for the next step with 0.33 and 6.") and "1000" not in notice
+    assert result.output == "1.98"
 
 
 def test_a_result_used_beside_a_newer_one_or_twice_in_one_expression_is_not_superseded() -> None:
