@@ -33,7 +33,7 @@ from agentcore.moved_past import answer_moved_past
 from agentcore.named import resolved_call
 from agentcore.operand_order import in_task_order
 from agentcore.policy import Veto
-from agentcore.probe import alternatives, chosen, item_alternatives, outcomes, word_alternatives
+from agentcore.probe import alternatives, chosen, cut_alternatives, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import REPEATED, good_steps, items_after_failure, pending_again, results_since
 from agentcore.run_state import Run
@@ -126,7 +126,11 @@ async def _policed(run: Run, step: Step, call: ToolCall, signature: str) -> Next
     return await run_tool(run, decision, step, signature if decision is call else decision.signature())
 
 
-_WHAT = {"named": "the values its names stand for", "conversion": "the conversion its unit words stand for"}
+_WHAT = {
+    "named": "the values its names stand for",
+    "conversion": "the conversion its unit words stand for",
+    "cut": "its dangling operator left off",
+}
 
 
 async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> NextStep:
@@ -436,6 +440,7 @@ async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None,
     copied = placeholder_alternatives(call, spec, run.ctx.task, [s.result or "" for s in good_steps(run)])
     for kind, offered, task in (
         ("enum", alternatives(call, spec), ""),
+        ("cut", cut_alternatives(call, spec), ""),
         ("word", own, ""),
         ("word", asked, run.ctx.task),
         ("word", copied, run.ctx.task),

@@ -54,6 +54,20 @@ def alternatives(call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
     return found if len(found) <= MAX_PROBES else []
 
 
+_DANGLING = re.compile(r"^(.*[\d)])\s*(?:\*\*|[-+*/^%])\s*$", re.DOTALL)  # "2 * 899 + 3 * 19.95**"
+
+
+def cut_alternatives(call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
+    """The call with a free string that ends on an operator with nothing after it ("3 * 19.95**": the model
+    closed the string mid-expression, compose28's ai07) cut before that operator."""
+    found: list[ToolCall] = []
+    for key, value, node in _arguments(call, spec):
+        match = _DANGLING.match(value) if free_string(node) and isinstance(value, str) else None
+        if match is not None:
+            found.append(ToolCall(call.name, {**call.arguments, key: match.group(1).strip()}))
+    return found
+
+
 def word_alternatives(call: ToolCall, spec: ToolSpec, task: str, error: str) -> tuple[list[ToolCall], list[ToolCall]]:
     """The call with one free-string argument, a value of words only that the error names, changed in two tiers:
     to each shorter run of its own words, then to each content word or word pair of `task` (the value's own

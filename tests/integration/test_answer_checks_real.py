@@ -469,3 +469,19 @@ async def test_units_written_into_the_arithmetic_run_as_the_conversion_they_stan
     conversion the task names (agentcore.conversions), and the model goes on from its result."""
     result = await convert(qwen, "25 liters converted to gallons, times 4?")
     assert "26.417204" in str(result.output)
+
+
+async def test_a_failed_sum_repeated_before_the_second_item_sends_the_model_for_it(qwen: LlamaCppModel) -> None:
+    """This model looked up the laptops, wrote `2 + 3 * 899**` twice and answered the laptop's price (compose28's
+    ai07): the dangling operator is cut, a repeated failure sends the model for the mice, and "mice" is looked
+    up as "mouse" (agentcore.probe, agentcore.lemmas)."""
+    result = await shop(qwen, "What do 2 laptops and 3 mice cost all together?")
+    assert "1857.85" in str(result.output)
+
+
+async def test_an_answer_that_writes_its_own_calculation_gives_way_to_the_tools(qwen: LlamaCppModel) -> None:
+    """This model answered "6 * 0.00033 / 1000 = 0.00033 liters" after being shown `0.33 / 1000`, the loop's own
+    rewrite of its `330 / 1000` (compose32's am17): no call with a number from nowhere is written out, and an
+    insisted calculation of its own gives way to the tool's result."""
+    result = await convert(qwen, "A soda can holds 330 milliliters. How many liters do 6 such cans hold?")
+    assert "1.98" in str(result.output)

@@ -10,11 +10,11 @@ from bench import toolbox
 TOOLS = toolbox.agent_tools(["lookup", "calculator"])
 TASK = "What do 2 laptops and 3 mice cost all together?"
 LAPTOP = call("lookup", table="prices", key="laptop")
-BROKEN = call("calculator", expression="2 + 3 * 899**")
+BROKEN = call("calculator", expression="2 + 3 * (899")
 
 
 async def test_a_failed_call_repeated_before_every_item_is_fetched_sends_the_model_for_the_item() -> None:
-    """compose28's ai07: the laptop looked up, `2 + 3 * 899**` twice, then the laptop's price as the answer."""
+    """compose28's ai07: the laptop looked up, a broken expression twice, then the laptop's price as the answer."""
     script = [LAPTOP, BROKEN, BROKEN, call("lookup", table="prices", key="mouse")]
     script += [call("calculator", expression="2 * 899 + 3 * 19.95"), "1857.85"]
     model = ScriptedModel(script)
@@ -57,3 +57,23 @@ async def test_a_failed_lookup_is_not_probed_into_a_lookup_already_made() -> Non
     model = ScriptedModel([laptops, call("lookup", table="prices", key="geese"), *["1857.85"] * 8])
     result = await Agent(model, tools=TOOLS).run(TASK)
     assert result.steps[1].tool_error and "899" not in str(result.steps[1].result)
+
+
+async def test_an_expression_closed_on_a_dangling_operator_runs_without_it() -> None:
+    """ai07, with both prices fetched: `2 * 899 + 3 * 19.95**`, then the same again."""
+    laptops, mouse = call("lookup", table="prices", key="laptops"), call("lookup", table="prices", key="mouse")
+    model = ScriptedModel([laptops, mouse, call("calculator", expression="2 * 899 + 3 * 19.95**"), "1857.85"])
+    result = await Agent(model, tools=TOOLS).run(TASK)
+    third = result.steps[2]
+    assert third.call is not None and third.call.arguments["expression"] == "2 * 899 + 3 * 19.95"
+    assert third.result == "1857.85" and result.output == "1857.85"
+
+
+def test_only_a_free_string_ending_on_an_operator_is_cut() -> None:
+    from agentcore.probe import cut_alternatives
+
+    spec = TOOLS[1].spec()
+    dangling = call("calculator", expression="2 + 3 * 899**")
+    assert [c.arguments for c in cut_alternatives(dangling, spec)] == [{"expression": "2 + 3 * 899"}]
+    assert cut_alternatives(call("calculator", expression="2 + 3"), spec) == []
+    assert cut_alternatives(call("calculator", expression="** 2"), spec) == []
