@@ -20,6 +20,7 @@ STATS = {
         "since": {"type": "string"},
         "detailed": {"type": "boolean"},
         "genre": {"type": "string", "enum": ["Comedy", "Horror", "dontcare"], "default": "dontcare"},
+        "unit": {"type": "string", "enum": ["seconds", "milliseconds"], "default": "N/A"},
     },
     "required": ["player_name"],
 }
@@ -42,6 +43,9 @@ STATS = {
         ({"player_name": "x", "since": "2021-06-15"}, "the project", []),  # digits: invented_optional's
         ({"player_name": "x", "detailed": True}, "the project", []),  # booleans: not judged
         ({"player_name": "x", "genre": "Horror"}, "something scary", []),  # enum values: not judged
+        # ... but for an enum whose default is none of its values, as a free string (BFCL's cmd_controller)
+        ({"player_name": "x", "unit": "seconds"}, "list the files on the desktop", ["unit"]),
+        ({"player_name": "x", "unit": "seconds"}, "time it in seconds", []),
     ],
 )
 def test_unstated(arguments: dict[str, object], task: str, left_out: list[str]) -> None:
