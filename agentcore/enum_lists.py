@@ -34,7 +34,7 @@ def _as_word(item: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(item.casefold())}(?![\w-])")
 
 
-def _named(item: str, given: str, spoken: set[str]) -> bool:
+def named(item: str, given: str, spoken: set[str]) -> bool:
     """Whether the conversation (`given`, its tokens `spoken`) names `item`."""
     words = {w for w in tokens(item) if w not in FUNCTION_WORDS}
     if _as_word(item).search(given.casefold()) or _initials(item, given):
@@ -86,7 +86,7 @@ def named_only(arguments: dict[str, Any], parameters: dict[str, Any], given: str
         if enum is None or not isinstance(value, list) or not value:
             fixed[name] = value
             continue
-        kept = [v for v in value if not _judged(v, enum) or _named(v, given, spoken)]
+        kept = [v for v in value if not _judged(v, enum) or named(v, given, spoken)]
         if kept:
             fixed[name] = kept
         elif name in required:

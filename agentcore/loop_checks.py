@@ -19,6 +19,7 @@ from agentcore.copy_slips import with_task_zeros
 from agentcore.count_checks import counted_twice_call, counts_multiplied_call, done_again_call
 from agentcore.dates import in_documented_layout
 from agentcore.enum_lists import named_only
+from agentcore.enum_named import choices, named_choices
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional, mentions, placeholders, task_words, unsupplied, with_value
 from agentcore.messages import NoticePart, SystemPart, ToolCall, ToolSpec
@@ -469,9 +470,13 @@ def asked_only(run: Run, call: ToolCall) -> ToolCall:
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     required = set(spec.parameters.get("required") or []) if spec is not None else set(call.arguments)
     lists = any(isinstance(v, list) for v in call.arguments.values())
-    if spec is None or (set(call.arguments) <= required and not lists):
-        return call  # most calls: no optional argument or list to judge, so the conversation is not read
+    if spec is None or (set(call.arguments) <= required and not lists and not _enum_values(spec, call)):
+        return call  # most calls: no optional argument, list or choice to judge, so the conversation is not read
     spoken = _spoken(run)
+    chosen = named_choices(call.arguments, spec.parameters, spoken)
+    if chosen is not call.arguments:
+        run.notice("an enum value no one named gave way to the one the conversation names", call=call.signature())
+        call = ToolCall(call.name, chosen)
     arguments = named_only(call.arguments, spec.parameters, spoken)
     left_out = unstated(arguments, spec.parameters, spoken)
     if not left_out and arguments is call.arguments:
@@ -479,6 +484,12 @@ def asked_only(run: Run, call: ToolCall) -> ToolCall:
     fixed = ToolCall(name=call.name, arguments={k: v for k, v in arguments.items() if k not in left_out})
     run.notice("optional arguments no one asked for left out", call=call.signature(), fixed=fixed.signature())
     return fixed
+
+
+def _enum_values(spec: ToolSpec, call: ToolCall) -> bool:
+    """Whether the call writes a value of a string enum or of documented choices (agentcore.enum_named)."""
+    properties = spec.parameters.get("properties") or {}
+    return any(isinstance(v, str) and v in choices(properties.get(k)) for k, v in call.arguments.items())
 
 
 def _one_step(run: Run, arguments: dict[str, Any], results: list[str]) -> dict[str, Any]:
