@@ -10,7 +10,9 @@ symbol is named by what it stands for); otherwise, when exactly one other value 
 digit is named, that value runs instead.
 
 Replayed on BFCL's ground truth, the rule would change 1 right value of the dev split ("not too pricey" read as
-"pricey", where `price_range="moderate"` is right) and 2 of the test split.
+"pricey", where `price_range="moderate"` is right) and 2 of the test split. On the first 80 dev entries where it
+can fire (an enum value without a digit, not the default, named by the question) agentcore went from 58 to 59
+right: the model mostly writes the named value already; multiple_148 gained, none lost.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def named_choices(arguments: dict[str, Any], parameters: dict[str, Any], given: 
     for name, value in arguments.items():
         schema = properties.get(name)
         values = choices(schema)
-        if not isinstance(value, str) or value not in values or _kept(value, schema, given, spoken):
+        if not isinstance(value, str) or value not in values or _kept(value, schema or {}, given, spoken):
             continue
         others = [v for v in values if v != value and not _digit(v) and named(v, given, spoken)]
         if len(others) == 1:
