@@ -293,7 +293,8 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     """A repeated identical call: tell the model and take that tool out of the next turn's grammar.
     A second repeat, or a repeat of a call that failed (or was refused), allows only a final answer: a small
     model that retries a failed call unchanged is usually calling a tool the task does not need
-    ("calculator('capital(France)')")."""
+    ("calculator('capital(France)')"), unless the task lists an item no call fetched yet: the first such repeat
+    sends the model for it (`run_reads.items_after_failure`)."""
     step = run.steps[-1]
     if signature not in run.failed_calls and lost_after_part(run):  # the part is ready; the notice writes the rest
         step.result, step.tool_error = run.seen_calls[signature], False
