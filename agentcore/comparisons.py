@@ -1,4 +1,5 @@
-"""A comparison added up: "How much more does a laptop cost than a tablet?" called as `calculator("899 + 329")`.
+"""A comparison added up: "How much more does a laptop cost than a tablet?" called as `calculator("899 + 329")`;
+a ratio subtracted: "How many times more ..." called as `calculator("899 - 329")`.
 
 A question of how much more, less or cheaper one thing is than another asks for a difference, never a sum, yet
 the 0.5B model, with both prices looked up, adds them (compose m15). Where the task asks such a question ("how
@@ -6,7 +7,8 @@ much" or "how many", then a comparative and "than", or "exceed"; the difference 
 a comparative, then "by how much") and an expression only adds two numbers that
 tools returned, the expression runs as the larger minus the smaller ("899 - 329"): the amount by which one
 exceeds the other. The smaller minus the larger ("1.2 - 8.75" for "How much less does a pen cost than a usb
-cable?", compose16's l09) runs the same way: the amount asked is never negative.
+cable?", compose16's l09) runs the same way: the amount asked is never negative. "How many times" more, as
+much or larger than asks for a ratio: an expression of two returned numbers runs as the larger over the smaller.
 """
 
 from __future__ import annotations
@@ -26,23 +28,34 @@ _COMPARISON = re.compile(
     r"|\bwhich\b[^?.!]*\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bby how (?:much|many)\b",
     re.I,
 )
+# "How many times more does a laptop cost than a tablet?", "how many times as much": a ratio, not a difference.
+_RATIO = re.compile(r"\bhow many times\b[^?.!]*\b(?:than|as)\b", re.I)
 _NUM = r"\d+(?:\.\d+)?"
 _PAIR = re.compile(rf"\s*({_NUM})\s*([-+])\s*({_NUM})\s*")
+_ANY_PAIR = re.compile(rf"\s*({_NUM})\s*([-+*/])\s*({_NUM})\s*")
 
 
 def asks_difference(task: str) -> bool:
-    """Whether the task asks how much one thing exceeds another."""
-    return _COMPARISON.search(task) is not None
+    """Whether the task asks how much one thing exceeds another (not how many times: `asks_ratio`)."""
+    return _COMPARISON.search(task) is not None and not asks_ratio(task)
+
+
+def asks_ratio(task: str) -> bool:
+    """Whether the task asks how many times one thing is another ("How many times more ... than ...")."""
+    return _RATIO.search(task) is not None
 
 
 def as_difference(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
     """`arguments` with an expression that only adds two different numbers tools returned, or takes the larger
-    from the smaller, written as the larger minus the smaller, when the task asks a comparison. The same dict when
+    from the smaller, written as the larger minus the smaller, when the task asks a comparison; any one operation
+    on two such numbers written as the larger over the smaller, when it asks how many times. The same dict when
     nothing changes."""
-    if not asks_difference(task):
+    ratio = asks_ratio(task)
+    if not ratio and not asks_difference(task):
         return arguments
     returned = {round(n, 9) for result in results for n in numbers_in(result)}
-    fixed = {key: _difference(value, returned) for key, value in arguments.items()}
+    written = _ratio if ratio else _difference
+    fixed = {key: written(value, returned) for key, value in arguments.items()}
     return fixed if fixed != arguments else arguments
 
 
@@ -57,6 +70,19 @@ def answered(task: str, arguments: Any, results: Sequence[str]) -> bool:
         if match is not None and match.group(2) == "-" and float(match.group(1)) > float(match.group(3)):
             return {round(float(match.group(1)), 9), round(float(match.group(3)), 9)} <= returned
     return False
+
+
+def _ratio(value: Any, returned: set[float]) -> Any:
+    """Two different returned numbers combined in one operation, for "how many times ... than": the larger over
+    the smaller (`899 - 329` for "How many times more does a laptop cost than a tablet?", compose34's ao09)."""
+    match = _ANY_PAIR.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return value
+    first, _, second = match.groups()
+    if float(first) == float(second) or not {round(float(first), 9), round(float(second), 9)} <= returned:
+        return value
+    high, low = (first, second) if float(first) > float(second) else (second, first)
+    return f"{high} / {low}"
 
 
 def _difference(value: Any, returned: set[float]) -> Any:

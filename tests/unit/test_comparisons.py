@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.comparisons import as_difference, asks_difference
+from agentcore.comparisons import as_difference, asks_difference, asks_ratio
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -27,6 +27,7 @@ from agentcore.tools.function import tool
         ("What is the distance between Paris and Rome?", False),
         ("Which is cheaper, a pen or a mug?", False),  # a choice, not an amount
         ("After buying a printer, by how much is my budget down?", False),  # no two things compared
+        ("How many times more does a laptop cost than a tablet?", False),  # a ratio (compose34's ao09)
     ],
 )
 def test_asks_difference(task: str, asks: bool) -> None:
@@ -49,6 +50,22 @@ def test_asks_difference(task: str, asks: bool) -> None:
 def test_as_difference(expression: str, results: list[str], runs: str) -> None:
     task = "How much more does a laptop cost than a tablet?"
     assert as_difference({"expression": expression}, task, results) == {"expression": runs}
+
+
+@pytest.mark.parametrize(
+    ("expression", "runs"),
+    [
+        ("899 - 329", "899 / 329"),  # compose34's ao09 answered the difference, 570
+        ("329 / 899", "899 / 329"),
+        ("899 / 329", "899 / 329"),
+        ("899 - 100", "899 - 100"),  # 100 no tool returned
+        ("899 * 329 - 1", "899 * 329 - 1"),  # not one operation on the two results
+    ],
+)
+def test_how_many_times_runs_as_the_larger_over_the_smaller(expression: str, runs: str) -> None:
+    task = "How many times more does a laptop cost than a tablet?"
+    assert asks_ratio(task) and not asks_ratio("How many times does the letter a appear in banana?")
+    assert as_difference({"expression": expression}, task, ["899", "329"]) == {"expression": runs}
 
 
 def test_a_sum_the_task_asks_for_stays() -> None:
