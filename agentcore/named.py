@@ -31,7 +31,7 @@ from typing import Any
 
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.phrasing import as_expression
-from agentcore.probe import FILLER, MAX_WORD_PROBES, WORDS, free_string, runs
+from agentcore.probe import FILLER, MAX_WORD_PROBES, WORDS, chosen, free_string, runs
 from agentcore.turns import bound_schema
 from agentcore.unfinished import BARE_NUMBER
 
@@ -155,10 +155,17 @@ async def _value(
 
 
 async def _probed_value(candidates: list[ToolCall], probe: Probe) -> str | None:
-    """The one number the candidates that work agree on; None for none or several."""
+    """The one number the candidates that work agree on; of several, the number of the widest candidate, whose
+    words hold every other's ("desk lamp" over "desk" in "3 * desk lamp price", compose34's ao04); else None."""
     results = await probe(candidates) if candidates else []
-    numbers = {r.strip() for r in results if r is not None and BARE_NUMBER.fullmatch(r.strip())}
-    return numbers.pop() if len(numbers) == 1 else None
+    worked = [
+        (c, r.strip()) for c, r in zip(candidates, results, strict=True) if r and BARE_NUMBER.fullmatch(r.strip())
+    ]
+    numbers = {number for _, number in worked}
+    if len(numbers) <= 1:
+        return numbers.pop() if numbers else None
+    widest = chosen([c for c, _ in worked])
+    return next((number for c, number in worked if c is widest), None)
 
 
 def blank_calls(spec: ToolSpec) -> list[tuple[ToolCall, ToolSpec]]:

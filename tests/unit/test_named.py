@@ -165,3 +165,22 @@ async def test_resolved_names_run_in_the_tasks_order() -> None:
     result = await Agent(model, tools=[LOOKUP, CALC]).run("A laptop's price, cut by 29?")
     assert [s.call for s in result.steps if s.call][-1] == ToolCall("calculator", {"expression": "899 - 29"})
     assert result.steps[0].result == "870"
+
+
+async def test_of_nested_names_that_all_resolve_the_widest_stands() -> None:
+    """compose34's ao04: "3 * desk lamp price", where "desk" and "desk lamp" are both keys."""
+
+    def shop(key: str) -> str:
+        """The price of an item."""
+        prices = {"desk": "240", "desk lamp": "32.4", "pen": "1.2", "laptop": "899"}
+        if key not in prices:
+            raise ValueError(f"no {key!r}")
+        return prices[key]
+
+    tools = [make_tool(shop, read_only=True), CALC]
+    model = ScriptedModel([call("calculator", expression="3 * desk lamp price"), "97.2"])
+    result = await Agent(model, tools=tools).run("Desk lamp price multiplied by 3?")
+    assert [s.call for s in result.steps if s.call][-1] == ToolCall("calculator", {"expression": "3 * 32.4"})
+    model = ScriptedModel([call("calculator", expression="3 * pen laptop"), "no"])  # not nested: ambiguous
+    result = await Agent(model, tools=tools).run("What is it?")
+    assert [s for s in result.steps if s.call][-1].tool_error
