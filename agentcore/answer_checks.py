@@ -30,6 +30,7 @@ from agentcore.run_reads import (
     new_steps,
     opened_for_nothing,
     unused_items,
+    unused_task_numbers,
     unused_words,
     used_text,
 )
@@ -155,7 +156,7 @@ def restated_check(run: Run, answer: str) -> bool:
         return False
     run.restated_sent = True
     latest = (done[-1].result or "").strip()
-    pending = unused_numbers(run.ctx.task, [step.call.arguments for step in done if step.call is not None])
+    pending = unused_task_numbers(run)
     if pending:  # "3.0" for "3 pounds in grams, spread over 4 jars": the 4 is still to use (compose26's ag06)
         run.forced = frozenset(spec.name for spec in run.specs)
         run.notice("final answer restates the task's numbers while the task is unfinished", numbers=pending)
@@ -459,7 +460,7 @@ def derivation(run: Run, answer: str) -> str | None:
     """The one operation on the run's results and the task's unused numbers that the answer's number is
     (agentcore.unfinished.derived): an answer from the model's head whose arithmetic checks out."""
     done = [step for step in good_steps(run) if step.call is not None]
-    spare = unused_numbers(run.ctx.task, [step.call.arguments for step in done if step.call is not None])
+    spare = unused_task_numbers(run)
     return derived(answer, [step.result or "" for step in done], spare)
 
 

@@ -75,24 +75,34 @@ def answered(task: str, arguments: Any, results: Sequence[str]) -> bool:
 def _ratio(value: Any, returned: set[float]) -> Any:
     """Two different returned numbers combined in one operation, for "how many times ... than": the larger over
     the smaller (`899 - 329` for "How many times more does a laptop cost than a tablet?", compose34's ao09)."""
-    match = _ANY_PAIR.fullmatch(value) if isinstance(value, str) else None
-    if match is None:
+    pair = _returned_pair(value, returned, _ANY_PAIR)
+    if pair is None:
         return value
-    first, _, second = match.groups()
-    if float(first) == float(second) or not {round(float(first), 9), round(float(second), 9)} <= returned:
-        return value
-    high, low = (first, second) if float(first) > float(second) else (second, first)
+    high, low = _ordered(pair[0], pair[2])
     return f"{high} / {low}"
 
 
 def _difference(value: Any, returned: set[float]) -> Any:
-    match = _PAIR.fullmatch(value) if isinstance(value, str) else None
-    if match is None:
+    pair = _returned_pair(value, returned, _PAIR)
+    if pair is None:
         return value
-    first, sign, second = match.groups()
-    if float(first) == float(second) or not {round(float(first), 9), round(float(second), 9)} <= returned:
-        return value
+    first, sign, second = pair
     if sign == "-" and float(first) > float(second):
         return value  # the difference as asked
-    high, low = (first, second) if float(first) > float(second) else (second, first)
+    high, low = _ordered(first, second)
     return f"{high} - {low}"
+
+
+def _returned_pair(value: Any, returned: set[float], pattern: re.Pattern[str]) -> tuple[str, str, str] | None:
+    """(first, operator, second) of an expression that is one operation on two different returned numbers."""
+    match = pattern.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return None
+    first, sign, second = match.groups()
+    if float(first) == float(second) or not {round(float(first), 9), round(float(second), 9)} <= returned:
+        return None
+    return first, sign, second
+
+
+def _ordered(first: str, second: str) -> tuple[str, str]:
+    return (first, second) if float(first) > float(second) else (second, first)

@@ -304,7 +304,7 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     if signature in run.failed_calls and refill(run, call, signature):
         return ModelTurn()
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
-    items, fetchers = items_after_failure(run, signature) if run.repeats < 2 else ((), frozenset[str]())
+    items, fetchers = items_after_failure(run, call) if run.repeats < 2 else ((), frozenset[str]())
     if items:  # an item is still to fetch: that is the next step, not an answer
         run.final_only, run.forced = False, fetchers
     run.excluded = frozenset({call.name})

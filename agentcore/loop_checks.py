@@ -32,7 +32,7 @@ from agentcore.powers import without_unasked_powers
 from agentcore.quotes import as_quoted
 from agentcore.rates import as_fractions
 from agentcore.roles import in_named_places
-from agentcore.run_reads import good_steps, item_tools, unused_words
+from agentcore.run_reads import good_steps, item_tools, unused_task_numbers, unused_words
 from agentcore.runaway import cut_short
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
@@ -49,7 +49,6 @@ from agentcore.unfinished import (
     plain,
     stale_inputs,
     superseded,
-    unused_numbers,
     values_in,
     with_result,
     without_made_up_factors,
@@ -258,16 +257,11 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     if argument_values(fixed.arguments) - _given(run) - _returned(run):
         # Still a number from nowhere: "330 / 1000" for 330 ml in liters, after the conversion to 0.33, would be
         # written "0.33 / 1000", the conversion done twice (compose32's am17). No call is written out for it.
-        run.messages.append(prompting.stale_notice(run.ctx.task, call, taken, result, unused=_unused(run)))
+        run.messages.append(prompting.stale_notice(run.ctx.task, call, taken, result, unused=unused_task_numbers(run)))
         return True
     run.stale_fix = fixed if fixed != call else None
     run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
     return True
-
-
-def _unused(run: Run) -> list[str]:
-    """The task's numbers that no good call has taken yet."""
-    return unused_numbers(run.ctx.task, [s.call.arguments for s in good_steps(run) if s.call is not None])
 
 
 def _own_factors_out(run: Run, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from agentcore.done_again import is_arithmetic
 from agentcore.grounding import mentions, parallel_unused, task_words
 from agentcore.result import Step
-from agentcore.unfinished import BARE_NUMBER, leaves, open_results
+from agentcore.unfinished import BARE_NUMBER, leaves, open_results, unused_numbers
 
 if TYPE_CHECKING:
     from agentcore.messages import ToolCall
@@ -23,6 +23,11 @@ REPEATED = "repeated call: not executed again"  # a step's note: its result is a
 
 def good_steps(run: Run) -> list[Step]:
     return [step for step in run.steps if step.call is not None and step.result is not None and not step.tool_error]
+
+
+def unused_task_numbers(run: Run) -> list[str]:
+    """The task's numbers that no good call has taken yet."""
+    return unused_numbers(run.ctx.task, [s.call.arguments for s in good_steps(run) if s.call is not None])
 
 
 def new_steps(run: Run) -> list[Step]:
@@ -115,12 +120,12 @@ def pending_again(run: Run, signature: str) -> tuple[str, ...]:
     return numbers
 
 
-def items_after_failure(run: Run, signature: str) -> tuple[tuple[str, ...], frozenset[str]]:
+def items_after_failure(run: Run, call: ToolCall) -> tuple[tuple[str, ...], frozenset[str]]:
     """(the task's items no call used yet, the other tools that fetched one of its items) when this repeat is of
     a failed call: `2 + 3 * 899**` written twice after the laptop's price, with the mice not looked up
     (compose28's ai07). Allowed only a final answer, the model answered the laptop's price."""
-    if signature not in run.failed_calls:
+    if call.signature() not in run.failed_calls:
         return (), frozenset()
-    fetchers = item_tools(run) - {signature.split("(", 1)[0]}
+    fetchers = item_tools(run) - {call.name}
     words = unused_words(run) if fetchers else []
     return (tuple(words), fetchers) if words else ((), frozenset())
