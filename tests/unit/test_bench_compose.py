@@ -67,7 +67,8 @@ FRESH31 = load_task_file(TASKS_DIR / "fresh" / "compose31.jsonl")  # held out, r
 FRESH32 = load_task_file(TASKS_DIR / "fresh" / "compose32.jsonl")  # held out, run once at the thirtieth stop
 FRESH33 = load_task_file(TASKS_DIR / "fresh" / "compose33.jsonl")  # held out, run once at the thirty-first stop
 FRESH34 = load_task_file(TASKS_DIR / "fresh" / "compose34.jsonl")  # held out, run once at the thirty-first stop
-FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # written for the next stop's held-out run
+FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # held out, run once at the thirty-second stop
+FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # written for the next stop's held-out run
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -85,6 +86,7 @@ FRESHES = [
     FRESH33,
     FRESH34,
     FRESH35,
+    FRESH36,
 ]
 
 
@@ -138,7 +140,7 @@ def test_a_trap_offers_exactly_the_tool_that_answers_it(task: Task) -> None:
     assert not checks.passes(task.check, task.task), task.id  # the question does not contain its answer
 
 
-@pytest.mark.parametrize("fresh", FRESHES, ids=[f"compose{n}" for n in range(2, 36)])
+@pytest.mark.parametrize("fresh", FRESHES, ids=[f"compose{n}" for n in range(2, 37)])
 def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     """Every class three times, all test, no id or task text shared with the suite or the other fresh split."""
     assert Counter(t.task_class for t in fresh) == {c: 3 for c in COMPOSE_CLASSES}
