@@ -79,6 +79,9 @@ class Agent(Generic[DepsT, OutputT]):
     # the turn asked again with only the other tools (agentcore.fetch_first): "5 + 2 * 3" for 5 usb cables and 2
     # mice. The made-up numbers never enter the conversation.
     fetch_first: bool = True
+    # Quantities the task spells out ("two chairs", "half a dozen") reach the model and the checks as digits
+    # (agentcore.number_words); the result keeps the user's words.
+    number_words: bool = True
 
     def __init__(
         self,

@@ -20,12 +20,12 @@ from typing import Any
 NEAR = 0.9
 MIN_RUN = 3  # a quote that opens with a word three times or more: a run the model may repeat past
 # The quotes of English tasks; an apostrophe inside a word ("the tablet's price") opens and closes none.
-_QUOTED = re.compile(r"(?<!\w)'([^']{2,}?)'(?!\w)|\"([^\"]{2,})\"|“([^”]{2,})”")
+QUOTED = re.compile(r"(?<!\w)'([^']{2,}?)'(?!\w)|\"([^\"]{2,})\"|“([^”]{2,})”")
 
 
 def quoted(task: str) -> list[str]:
     """The task's quoted spans, in order."""
-    return [next(group for group in match.groups() if group is not None) for match in _QUOTED.finditer(task)]
+    return [next(group for group in match.groups() if group is not None) for match in QUOTED.finditer(task)]
 
 
 def as_quoted(arguments: dict[str, Any], task: str) -> dict[str, Any]:

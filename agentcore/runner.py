@@ -46,6 +46,7 @@ class RunOwner(Protocol):
     check_unfinished: bool
     check_sources: bool
     fetch_first: bool
+    number_words: bool
     max_tokens: int
     retries: int
     think: int
@@ -128,6 +129,18 @@ class RunDriver:
     def _stop(self, status: RunStatus, error: str) -> None:
         self.status, self.error = status, error
 
+    def _spell_out(self) -> None:
+        """The task the model and the checks read when tools are offered: spelled quantities as digits. The
+        run's result and events keep `self.task`, the user's words."""
+        if not self.agent.number_words:
+            return
+        from agentcore.number_words import with_digits
+
+        written = with_digits(self.task)
+        if written != self.task:
+            self.ctx.task = written
+            self.ctx.record("task_digits", task=written)
+
     async def _prepare_and_drive(self) -> None:
         agent, ctx = self.agent, self.ctx
         loading = time.perf_counter()
@@ -137,11 +150,13 @@ class RunDriver:
         await self.chain.run_start(ctx)
         toolset = agent.current_toolset()
         specs = self.chain.tools(ctx, await toolset.list_tools())
+        if specs:
+            self._spell_out()
         system = prompting.system_message(agent.instructions_text, specs, self.chain.blocks(ctx))
-        plan = StepPlan.of(self.task) if agent.follow_steps and specs else StepPlan(())
+        plan = StepPlan.of(ctx.task) if agent.follow_steps and specs else StepPlan(())
         if plan.active:
             ctx.record("steps", steps=list(plan.steps))
-        messages = [system, *self.prior, prompting.task_message(self.task, plan)]
+        messages = [system, *self.prior, prompting.task_message(ctx.task, plan)]
         self.run = Run(RunDeps(model, toolset, self.chain, self._settings(), agent.parse_output), ctx, specs, messages,
                        self.emit, ledger=self.ledger, plan=plan)  # fmt: skip
         await drive(self.run)

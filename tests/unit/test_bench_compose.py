@@ -69,6 +69,8 @@ FRESH33 = load_task_file(TASKS_DIR / "fresh" / "compose33.jsonl")  # held out, r
 FRESH34 = load_task_file(TASKS_DIR / "fresh" / "compose34.jsonl")  # held out, run once at the thirty-first stop
 FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # held out, run once at the thirty-second stop
 FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # written for the next stop's held-out run
+# Dev tasks written by a helper session that saw neither the code nor any other task: 36 voices for tuning.
+INDEPENDENT1 = load_task_file(TASKS_DIR / "dev" / "independent1.jsonl")
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -115,14 +117,18 @@ def test_dev_and_test_halves_are_balanced_per_class(tasks: list[Task]) -> None:
         assert per_class[task_class, "dev"] == per_class[task_class, "test"] >= 2, task_class
 
 
-@pytest.mark.parametrize("task", [*COMPOSE, *TRAP, *(t for split in FRESHES for t in split)], ids=lambda t: t.id)
+@pytest.mark.parametrize(
+    "task", [*COMPOSE, *TRAP, *INDEPENDENT1, *(t for split in FRESHES for t in split)], ids=lambda t: t.id
+)
 def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> None:
     """Executed, not trusted: the last reference call's real result passes the check."""
     results = replay(task)
     assert checks.passes(task.check, results[-1]), (task.id, results)
 
 
-@pytest.mark.parametrize("task", [*COMPOSE, *(t for split in FRESHES for t in split)], ids=lambda t: t.id)
+@pytest.mark.parametrize(
+    "task", [*COMPOSE, *INDEPENDENT1, *(t for split in FRESHES for t in split)], ids=lambda t: t.id
+)
 def test_a_compose_answer_needs_every_step(task: Task) -> None:
     """Stopping early fails: no intermediate result, and no number in the task itself, passes the check."""
     results = replay(task)
@@ -148,6 +154,15 @@ def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     others = [*load_tasks(), *(t for split in FRESHES if split is not fresh for t in split)]
     assert not {t.id for t in fresh} & {t.id for t in others}
     assert not {t.task for t in fresh} & {t.task for t in others}
+
+
+def test_the_independent_dev_set_is_dev_and_new() -> None:
+    """Six of each class, all dev, no id or task text shared with any other file."""
+    assert Counter(t.task_class for t in INDEPENDENT1) == {c: 6 for c in COMPOSE_CLASSES}
+    assert {t.split for t in INDEPENDENT1} == {"dev"} and {t.family for t in INDEPENDENT1} == {"compose"}
+    others = [*load_tasks(), *(t for split in FRESHES for t in split)]
+    assert not {t.id for t in INDEPENDENT1} & {t.id for t in others}
+    assert not {t.task for t in INDEPENDENT1} & {t.task for t in others}
 
 
 def test_number_checks_are_tight() -> None:

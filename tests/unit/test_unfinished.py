@@ -159,7 +159,7 @@ async def test_the_number_put_in_place_goes_through_the_checks_once_per_run() ->
             "1234",  # insisted again: 1399 is accepted, though the made-up check could fire once more
         ]
     )
-    result = await Agent(model, tools=[lookup, calculator]).run("How much do two laptops cost?")
+    result = await Agent(model, tools=[lookup, calculator]).run("How much do a pair of laptops cost?")
     assert any(e["kind"] == "notice" and "made-up inputs" in str(e["message"]) for e in result.trace)
     assert result.output == "1399.0" and len(model.requests) == 6
 
