@@ -14,12 +14,14 @@ from agentcore.counted_twice import counted_twice
 from agentcore.done_again import ASKS_AGAIN, again_in_call, again_in_head, last_computation
 from agentcore.run_reads import good_steps
 from agentcore.unfinished import (
+    BARE_NUMBER,
     argument_values,
     numbers_in,
     numbers_written,
     open_results,
     unused_numbers,
     unused_parts,
+    values_in,
     with_tool_value,
 )
 
@@ -80,8 +82,25 @@ def answer_after_total(run: Run, call: ToolCall) -> None:
     current = run.steps[-1]
     earlier = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None and s is not current]
     if totals_every_item(run.ctx.task, earlier, call.arguments):
-        run.final_only = True
+        run.final_only, run.total = True, (current.result or "").strip()
         run.notice("a call totalled every counted item; only a final answer is offered", call=call.signature())
+
+
+def total_answer(run: Run, answer: str) -> str | None:
+    """The total, when the answer after it writes one other number that no tool returned: offered only an answer
+    after `6 * 3.5 + 3 * 8.75` = 47.25, the model answered 147.25, adding the 100 it had made up in its first call
+    (compose35's ap07, held out). None when the answer is the total, or restates another result (the checks of
+    results moved past judge that)."""
+    written = numbers_written(answer)
+    total = run.total
+    if not run.final_only or total is None or not BARE_NUMBER.fullmatch(total) or len(written) != 1:
+        return None
+    value = float(written[0])
+    results = {v for step in good_steps(run) for v in values_in(step.result or "")}
+    if value in results or abs(value - float(total)) < 1e-9:
+        return None
+    run.notice("final answer after the total wrote a number no tool returned; the total answers", answer=answer)
+    return with_tool_value(answer, written, total)
 
 
 def done_again_call(run: Run, call: ToolCall) -> bool:

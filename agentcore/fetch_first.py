@@ -16,6 +16,12 @@ and 2 pens?" held `"4 * 2 + 10"`, looked up the notebooks, then wrote `"4 * 2 + 
 "3 notebooks and 2 pens" held `3 + 2 * 5`, looked up the notebooks, then wrote `3.5 + 2 * 100` (compose11's j07,
 in the real-model tests: the new number had run).
 
+A first calculation on the task's own numbers alone is held the same way when the task names items: "I want 4
+desk lamps. Add 20% tax on top and take off a $10 coupon" opened with `4 * (1 + 0.20) - 10` and never looked
+the lamps up; "Printer price: double it, knock off 18, ..." with `2 * 18 - 18` (independent1's ar24, ar23, both
+written by an author who saw no code). Not where the task is written as explicit steps: its first step may be
+that calculation.
+
 Tried and dropped (twenty-sixth stop): holding the call with a notice that named its made-up numbers and the
 items. Held out it lost a task and gained none (compose20), because the model read the numbers in the notice and
 wrote them into its answers. Taken back silently, they are never in the conversation (twenty-eighth stop).
@@ -25,11 +31,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from agentcore.done_again import is_arithmetic
 from agentcore.grounding import mentions
 from agentcore.messages import ToolCall
 from agentcore.run_reads import good_steps, used_text
 from agentcore.unfetched import Probe, fetchable
-from agentcore.unfinished import argument_numbers, made_up_inputs, plain
+from agentcore.unfinished import argument_numbers, leaves, made_up_inputs, plain
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -39,8 +46,9 @@ MAX_HOLDS = 2  # the first call, and one later call on a number from nowhere
 
 async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     """Hold back `call` when it is the run's first and computes with numbers from nowhere that items the task
-    names, fetched by another offered tool, should supply; or, after such a hold, when it computes with a number
-    from nowhere again while one of those items is still unfetched."""
+    names, fetched by another offered tool, should supply, or with the task's numbers alone before those items;
+    or, after such a hold, when it computes with a number from nowhere again while one of those items is still
+    unfetched."""
     settings = run.deps.settings
     if not (settings.check_sources and settings.fetch_first) or run.final_only or settings.output_schema is not None:
         return False
@@ -48,14 +56,24 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     made = [unknown for index, unknown in made_up_inputs(run.ctx.task, [*done, (call.arguments, "")], 1)
             if index == len(done)]  # fmt: skip
     if not made:
-        return False
+        return not done and _numbers_only(run, call) and await _first_held(run, call, set(), probe)
     if done:
         return _held_again(run, call, made[0])
+    return await _first_held(run, call, made[0], probe)
+
+
+async def _first_held(run: Run, call: ToolCall, unknown: set[float], probe: Probe) -> bool:
     if run.fetch_first_checked:
         return False
     run.fetch_first_checked = True
     run.fetch_first_items = await fetchable(run, {call.name}, probe)
-    return bool(run.fetch_first_items) and _hold(run, call, made[0], run.fetch_first_items)
+    return bool(run.fetch_first_items) and _hold(run, call, unknown, run.fetch_first_items)
+
+
+def _numbers_only(run: Run, call: ToolCall) -> bool:
+    """An arithmetic call on numbers all of the task's, where the task is not written as explicit steps."""
+    texts = [leaf for leaf in leaves(call.arguments) if isinstance(leaf, str)]
+    return not run.plan.active and bool(argument_numbers(call.arguments)) and any(map(is_arithmetic, texts))
 
 
 def _held_again(run: Run, call: ToolCall, unknown: set[float]) -> bool:
@@ -73,10 +91,12 @@ def _hold(run: Run, call: ToolCall, unknown: set[float], items: tuple[str, ...])
     numbers = [plain(v) for v in ordered if v in unknown]
     run.fetch_first_holds += 1
     run.messages.pop()  # the held call's own assistant turn (ToolTurn appended it last)
-    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {' and '.join(numbers)} would be made up", True
+    why = f"{' and '.join(numbers)} would be made up" if numbers else "the task's items come first"
+    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {why}", True
     run.steps[-1].notes.append("taken back: the turn was asked again with only the other tools")
     run.forced = frozenset(spec.name for spec in run.specs if spec.name != call.name)
     run.failed_calls.add(call.signature())  # it used none of the task's numbers: they are still to use
-    run.notice("a call computes with made-up numbers; the task's items are to be fetched first",
+    what = "made-up numbers" if numbers else "the task's numbers alone"
+    run.notice(f"a call computes with {what}; the task's items are to be fetched first",
                call=call.signature(), numbers=numbers, items=list(items))  # fmt: skip
     return True

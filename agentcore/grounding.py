@@ -188,6 +188,7 @@ def parallel_unused(task: str, words: Sequence[str], used: str) -> list[str]:
         for w in words
         if w not in done
         and not _takes_number(task, w)
+        and not _takes_object(task, w)
         and (_lead(task, w) in leads or any(_joined(task, d, w) for d in done))
     ]
 
@@ -200,6 +201,24 @@ def _takes_number(task: str, phrase: str) -> bool:
     head = phrase.split()
     for index in range(len(tokens) - len(head)):
         if tokens[index : index + len(head)] == head and tokens[index + len(head)][0].isdigit():
+            before = tokens[index - 1] if index else ""
+            return before not in _ARTICLES and not before[:1].isdigit()
+    return False
+
+
+# What opens a verb's object: "knock the $35 deposit ... off", "add its half". An item of a list is followed by
+# its verb or the end ("2 chairs and a desk cost"), not by one of these.
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "my", "your", "our", "his", "her", "this", "that"})
+
+
+def _takes_object(task: str, phrase: str) -> bool:
+    """A phrase with a determiner right after it and no article or number before it: a verb and its object
+    ("Look up the printer and knock the $35 deposit I already paid off its price": independent1's ar05 was sent
+    to look up "knock")."""
+    tokens = re.findall(r"\d+(?:\.\d+)?|[a-z][a-z'-]*|[^\sa-z\d]", task.lower())
+    head = phrase.lower().split()
+    for index in range(len(tokens) - len(head)):
+        if tokens[index : index + len(head)] == head and tokens[index + len(head)] in _DETERMINERS:
             before = tokens[index - 1] if index else ""
             return before not in _ARTICLES and not before[:1].isdigit()
     return False

@@ -15,7 +15,7 @@ from typing import Any
 from agentcore import comparisons, prompting
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
 from agentcore.conversions import conversion_instead
-from agentcore.count_checks import answer_after_total, done_again_answer
+from agentcore.count_checks import answer_after_total, done_again_answer, total_answer
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.fetch_first import held_first
@@ -185,6 +185,7 @@ class FinalTurn:
             return ModelTurn()
         answer = self.content
         instead = echoed_again(run, answer) or answer_moved_past(run, answer) or done_again_answer(run, answer)
+        instead = instead or total_answer(run, answer)
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)

@@ -55,6 +55,7 @@ from agentcore.unfinished import (
     without_term,
 )
 from agentcore.unit_names import as_named, converter
+from agentcore.unit_steps import without_unit_step
 from agentcore.unstated import unstated
 
 if TYPE_CHECKING:
@@ -543,7 +544,9 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     7.25"; agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64 + 2 * 45.9"
     for 3 keyboards and 2 webcams), and an expression that also does a later step of the
     plan against precedence goes as its own step (step_order), and a count of days converted with the wrong factor goes
-    with the right one (`2 * 60` for minutes; asked_units), and an argument that runs on in a decoding loop goes with
+    with the right one (`2 * 60` for minutes; asked_units), and a unit factor of the model's own carried onto the
+    converter's result that replaced it goes (`91.44 * 7 * 1000` after `3 * 7 * 1000` and 3 ft in cm; unit_steps),
+    and an argument that runs on in a decoding loop goes with
     its repeated operation once (agentcore.runaway), and a long number of the task copied with a zero too few or
     too many goes as the task writes it (agentcore.copy_slips)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
@@ -565,6 +568,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
+    arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
     arguments = in_named_places(in_documented_layout(arguments, spec.parameters), spec.parameters, run.ctx.task)
     arguments = _without_invented(run, spec, arguments)
     if arguments is call.arguments:

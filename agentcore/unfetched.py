@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 
 Probe = Callable[[list[ToolCall]], Awaitable[list[str | None]]]  # each candidate's result, None where it failed
 MAX_FETCH_PROBES = 48  # task words times a tool's table choices: more is a guess, not a lookup
+# Finding which of the task's words are items at all tries more: nothing runs on a guess, and a user's task in
+# their own voice is long. "I've only got a fifty on me. If I grab a USB cable and a coffee mug, how much change
+# should I get?" has 20 content words and pairs, 63 probes over three tables with the control word; at 48 no item
+# was found and the made-up `50 - 10` ran (independent1's ar14).
+MAX_ITEM_PROBES = 128
 CONTROL = "qzxv"  # a word no lookup holds: a tool that accepts it accepts anything
 
 
@@ -77,7 +82,7 @@ async def fetchable(run: Run, used: set[str], probe: Probe) -> tuple[str, ...]:
     candidates = [
         (index, word, _with_word(template, word)) for index, template in enumerate(templates) for word in tried
     ]
-    if not words or len(candidates) > MAX_FETCH_PROBES:
+    if not words or len(candidates) > MAX_ITEM_PROBES:
         return ()
     results = await probe([candidate for _, _, candidate in candidates])
     lenient = {

@@ -181,6 +181,20 @@ async def test_after_the_total_only_a_final_answer_is_offered() -> None:
     ]
 
 
+async def test_after_the_total_an_answer_from_nowhere_gives_way_to_it() -> None:
+    """compose35's ap07: 47.25 reached, 147.25 answered (a 100 the model had made up before the lookups)."""
+    _, result = await _run(call("calculator", expression="6 * 1.2 + 3 * 7.25"), "128.95")
+    assert result.output == "28.95"
+    assert "final answer after the total wrote a number no tool returned; the total answers" in [
+        e["message"] for e in result.trace if e["kind"] == "notice"
+    ]
+
+
+async def test_after_the_total_the_total_in_words_stands() -> None:
+    _, result = await _run(call("calculator", expression="6 * 1.2 + 3 * 7.25"), "$28.95 in total")
+    assert result.output == "$28.95 in total"
+
+
 KEYBOARDS = "What is the total for 3 keyboards and 2 webcams?"
 
 

@@ -51,12 +51,21 @@ async def test_a_constant_of_the_models_own_runs_where_no_tool_fetches_what_the_
     assert result.output == "180" and not notices(result.trace)
 
 
-async def test_the_tasks_own_numbers_alone_run_first() -> None:
-    """`3 + 2` has no number from nowhere: the answer side judges it (agentcore.unfetched.counts_only)."""
-    model = ScriptedModel([call("calculator", expression="3 + 2"), "5", *FETCHED, *DONE])
+async def test_the_tasks_own_numbers_alone_wait_for_its_items() -> None:
+    """independent1's ar24: `4 * (1 + 0.20) - 10` before the lamps were looked up, and never looked them up."""
+    model = ScriptedModel([call("calculator", expression="3 + 2"), *FETCHED, *DONE])
     result = await agent(model).run(TASK)
+    assert result.steps[0].result == "not run: the task's items come first"
+    assert model.requests[1].messages == model.requests[0].messages
+    assert [t.name for t in model.requests[1].tools] == ["lookup"]
+    assert result.output == "12.9"
+
+
+async def test_a_first_step_the_task_writes_out_runs() -> None:
+    """A task written as steps may start with the calculation (agentcore.steps): it is not held."""
+    model = ScriptedModel([call("calculator", expression="3 + 2"), "5", *FETCHED, *DONE])
+    result = await agent(model).run("Add 3 and 2, then look up the price of notebooks.")
     assert result.steps[0].result == "5"
-    assert "a call computes with made-up numbers; the task's items are to be fetched first" not in notices(result.trace)
 
 
 async def test_a_made_up_call_after_a_lookup_runs() -> None:
@@ -116,7 +125,7 @@ async def test_the_whole_of_a_part_the_task_names_is_no_made_up_number() -> None
     script = [call("calculator", expression="3 / 5"), "0.6", FETCHED[0], call("calculator", expression="3 * 3.5 / 5")]
     model = ScriptedModel([*script, "2.1"])
     result = await agent(model).run("What is a fifth of the price of 3 notebooks?")
-    assert result.steps[0].result == "0.6"  # it ran; the answer side sends back the counts alone
+    assert result.steps[0].result == "not run: the task's items come first"  # no 5 made up
 
 
 async def test_two_held_numbers_taken_again_are_held_once_more() -> None:
@@ -136,3 +145,17 @@ async def test_a_new_made_up_number_while_an_item_waits_is_held_once_more() -> N
     result = await agent(model).run(TASK)
     assert result.steps[2].result == "not run: 100 would be made up"
     assert [t.name for t in model.requests[3].tools] == ["lookup"] and result.output == "12.9"
+
+
+async def test_a_long_task_in_a_users_own_voice_is_probed_for_its_items() -> None:
+    """independent1's ar14 in this test's table: 26 content words and pairs, 54 probes over two tables, more than
+    a placeholder's guess may try (unfetched.MAX_FETCH_PROBES)."""
+    task = (
+        "I've only got fifty dollars on me today. If I grab 3 notebooks and 2 pens at the shop near work,"
+        " how much change should I get back?"
+    )
+    done = [call("calculator", expression="50 - (3 * 3.5 + 2 * 1.2)"), "37.1"]
+    model = ScriptedModel([call("calculator", expression="50 - 10"), *FETCHED, *done])
+    result = await agent(model).run(task)
+    assert result.steps[0].result == "not run: 10 would be made up"
+    assert result.output == "37.1"

@@ -170,9 +170,13 @@ def test_a_total_that_things_come_to_names_no_item() -> None:
         ("The cost of a monitor, less 35?", ["monitor", "less"], "monitor 215", []),
         ("What do 3 monitors and 2 keyboards cost?", ["monitors", "keyboards"], "monitors 215", ["keyboards"]),
         ("What do a pixel and a phone 15 cost?", ["pixel", "phone"], "pixel", ["phone"]),  # a name with its number
+        # a verb and its object (independent1's ar05), beside lists whose second item is followed by its verb
+        ("Look up the printer and knock the $35 deposit off its price.", ["printer", "knock"], "printer 159", []),
+        ("What do 2 chairs and a desk cost?", ["chairs", "desk"], "chairs 85", ["desk"]),
+        ("Get the price of a pen and the price of a mug.", ["pen", "mug"], "pen 1.2", ["mug"]),
     ],
 )
-def test_a_word_taking_a_number_is_an_operation_not_an_item(
+def test_a_word_taking_a_number_or_an_object_is_an_operation_not_an_item(
     task: str, words: list[str], used: str, unused: list[str]
 ) -> None:
     assert parallel_unused(task, words, used) == unused

@@ -22,8 +22,8 @@ def lookup(table: Literal["capitals", "prices"], key: str) -> str:
 
 
 def let_through(model: ScriptedModel) -> Agent[None, str]:
-    """An agent that runs a made-up first call (agentcore.fetch_first holds it by default), so that the answer
-    check sees its result."""
+    """An agent that runs a first call made up or on the task's numbers alone (agentcore.fetch_first holds it by
+    default), so that the answer check sees its result."""
     agent: Agent[None, str] = Agent(model, tools=[lookup, calculator])
     agent.fetch_first = False
     return agent
@@ -130,7 +130,7 @@ async def test_a_sum_of_the_tasks_counts_goes_back_when_the_tool_can_fetch_the_t
     made_up = [call("calculator", expression="3 + 1"), "3 + 1 = 4"]
     fetched = [call("lookup", table="prices", key="notebooks"), call("lookup", table="prices", key="pen")]
     model = ScriptedModel([*made_up, *fetched, call("calculator", expression="3 * 3.5 + 1.2"), "11.7"])
-    result = await Agent(model, tools=[lookup, calculator]).run("What would 3 notebooks and a pen set me back?")
+    result = await let_through(model).run("What would 3 notebooks and a pen set me back?")
     sent_back = model.requests[2].messages[-1].content
     assert "computed from the task's own numbers alone" in sent_back and "notebooks, pen" in sent_back
     assert result.output == "11.7"  # the 4 of `3 + 1` is no result left to combine
