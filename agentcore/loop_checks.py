@@ -30,6 +30,7 @@ from agentcore.places import real_places
 from agentcore.portions import of_results
 from agentcore.powers import without_unasked_powers
 from agentcore.quotes import as_quoted
+from agentcore.rate_sums import as_products
 from agentcore.rates import as_fractions
 from agentcore.roles import in_named_places
 from agentcore.run_reads import good_steps, item_tools, unused_task_numbers, unused_words
@@ -532,9 +533,10 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85 * 0.5";
     agentcore.portions), and two results added where the task asks how much one exceeds the other go as their difference
     ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and the task's divisor or amount taken away written first
-    goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and a near copy of a text the task quotes goes
-    as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date goes in the layout its docs name
-    ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument whose numbers no one gave is left out
+    goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and a rate of the task added to a count goes
+    times it ("95 + 7" for 7 nights at "$95 a night"; agentcore.rate_sums), and a near copy of a text the task quotes
+    goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date goes in the layout its docs
+    name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument whose numbers no one gave is left out
     (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
     (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
     pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
@@ -564,7 +566,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
-    arguments = in_task_order(arguments, run.ctx.task, results)
+    arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))

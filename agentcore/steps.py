@@ -102,13 +102,30 @@ def split_steps(task: str) -> tuple[str, ...]:
     """The task's explicit steps, in order; () when it has fewer than two (or an implausible number)."""
     masked, quotes = _mask_quotes(task.strip())
     parts = [clause.strip() for part in _THEN.split(masked) for clause in _and_clauses(part)]
-    parts = [_unmask(part, quotes) for part in parts]
+    parts = _given_joined([_unmask(part, quotes) for part in parts])
     if len(parts) < 2 or len(parts) > MAX_STEPS or not all(parts):
         return ()
     steps = [_SENTENCE_END.split(part)[-1] if index == 0 else part for index, part in enumerate(parts)]
     if _CONDITION.match(steps[0]):
         return ()  # "If it rains, then take an umbrella" is one conditional step, not a chain
     return tuple(step.rstrip(" .") for step in steps)
+
+
+# "Take 40 °C", "Start with 12 kg": a value given, not a step a tool carries out. It opens the next step.
+_GIVEN = re.compile(r"^(?:take|start with|begin with)\s+\d+(?:\.\d+)?\s*(?:°\s*)?[a-z]*$", re.IGNORECASE)
+
+
+def _given_joined(parts: list[str]) -> list[str]:
+    """The parts, each that only gives a value joined to the step after it: "Take 40 °C, convert it to Fahrenheit,
+    add 10, ..." had made the conversion the plan's second step, so every step after it came one call late
+    (independent1's ar21)."""
+    joined: list[str] = []
+    for part in parts:
+        if joined and _GIVEN.match(joined[-1].strip()):
+            joined[-1] = f"{joined[-1]}, {part}"
+        else:
+            joined.append(part)
+    return joined
 
 
 def _and_clauses(part: str) -> list[str]:

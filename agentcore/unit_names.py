@@ -108,11 +108,28 @@ def as_named(arguments: dict[str, Any], spec: Converter, task: str) -> dict[str,
     source = next((n for n in named if n.number == float(value)), None)
     if source is None:
         return arguments
+    other = _the_other_quantity(named, source)
+    if other is not None:  # the number is in the unit asked for already: the other quantity is the one to convert
+        fixed = {**arguments, spec.value: other.number, spec.source: other.unit, spec.target: source.unit}
+        return fixed if fixed != arguments else arguments
     target = _next_of_kind(named, source)
     if target is None:
         return arguments
     fixed = {**arguments, spec.source: source.unit, spec.target: target}
     return fixed if fixed != arguments else arguments
+
+
+def _the_other_quantity(named: Sequence[Named], source: Named) -> Named | None:
+    """The one other quantity of the source's kind in another unit, when the task asks its answer in the source's
+    own unit (named once more with no number, after it): "holds 55 US gallons and we've drawn off 80 litres. How
+    many litres are left?" converted the 80 litres to gallons (independent1's ar32; ar35 the same with "6 ft" and
+    "140 cm ... in cm"). None otherwise."""
+    kind = _kind(source.unit)
+    asked = [n for n in named if n.number is None and n.at > source.at and _kind(n.unit) == kind]
+    others = [n for n in named if n.number is not None and _kind(n.unit) == kind and n.unit != source.unit]
+    if not asked or asked[-1].unit != source.unit or len(others) != 1:
+        return None
+    return others[0]
 
 
 def _next_of_kind(named: Sequence[Named], source: Named) -> str | None:

@@ -24,6 +24,10 @@ from agentcore.tools.function import tool
         ("64 * 20 + 2", "multiply by 20", ["64"], ["add 2"], "64 * 20 + 2"),  # precedence follows the order
         ("7 + 4**2", "add 4", ["7"], ["square the result"], "7 + 4"),  # compose13 b12: a power too
         ("7 + 4 ** 2", "add 4 squared", ["7"], ["halve it"], "7 + 4 ** 2"),  # the step names the power
+        # independent1's ar21: the last step done before the halving between
+        ("104 + 10 - 3", "add 10", ["104"], ["halve the result", "subtract 3"], "104 + 10"),
+        ("104 + 10 - 3", "add 10", ["104"], ["subtract 3", "halve it"], "104 + 10 - 3"),  # the next step's 3
+        ("104 + 10 - 3", "add 10 less 3", ["104"], ["halve it", "subtract 3"], "104 + 10 - 3"),  # ... the current's
     ],
 )
 def test_current_step_only(expression: str, step: str, results: list[str], later: list[str], fixed: str) -> None:
@@ -45,3 +49,15 @@ async def test_a_later_steps_operation_waits_for_its_step() -> None:
     ran = [s.call.arguments for s in result.steps if s.call is not None and s.call.name == "calculator"]
     assert ran == [{"expression": "64 + 20"}, {"expression": "84 / 2"}]
     assert result.output == "42"
+
+
+async def test_a_step_after_the_next_waits_for_its_turn() -> None:
+    """independent1's ar21, as it ran: `104 + 10 - 3` right after the conversion."""
+    from bench import toolbox
+
+    script = [call("unit_convert", value=40, from_unit="C", to_unit="F"), call("calculator", expression="104 + 10 - 3")]
+    script += [call("calculator", expression="114 / 2"), call("calculator", expression="57 - 3"), "54"]
+    task = "Take 40 °C, convert it to Fahrenheit, add 10, halve the result and subtract 3."
+    result = await Agent(ScriptedModel(script), tools=toolbox.agent_tools(["unit_convert", "calculator"])).run(task)
+    ran = [s.call.arguments for s in result.steps if s.call is not None and s.call.name == "calculator"]
+    assert ran[0] == {"expression": "104 + 10"} and result.output == "54"

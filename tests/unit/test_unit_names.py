@@ -82,6 +82,19 @@ def test_as_named(task: str, pair: tuple[str, str], fixed: tuple[str, str]) -> N
     assert as_named(arguments, SHAPE, task) == {"value": value, "from_unit": fixed[0], "to_unit": fixed[1]}
 
 
+@pytest.mark.parametrize(
+    ("task", "value", "fixed"),
+    [  # independent1's ar32 and ar35: the quantity in the asked unit converted away from it
+        ("A barrel holds 55 gallons and we drew off 80 liters. How many liters are left?", 80, (55, "gal", "l")),
+        ("My shelf is 6 ft wide and 140 cm of it is full. How much room is left, in cm?", 140, (6, "ft", "cm")),
+    ],
+)
+def test_the_other_quantity_goes_to_the_unit_asked_for(task: str, value: float, fixed: tuple[float, str, str]) -> None:
+    source = next(n.unit for n in named_units(task, SHAPE) if n.number == value)
+    arguments = {"value": value, "from_unit": source, "to_unit": fixed[1]}
+    assert as_named(arguments, SHAPE, task) == {"value": fixed[0], "from_unit": fixed[1], "to_unit": fixed[2]}
+
+
 def test_a_number_the_task_writes_without_a_unit_is_left_alone() -> None:
     arguments = {"value": 13.09, "from_unit": "km", "to_unit": "ft"}
     assert as_named(arguments, SHAPE, "Convert 10 miles to km, subtract 3, and give it in meters.") is arguments

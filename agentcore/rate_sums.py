@@ -1,0 +1,53 @@
+"""A rate the task gives, added to a count where it is to be multiplied by it.
+
+"Booked a hotel room: check-in 2024-08-12, check-out 2024-08-19, $95 a night. What will the room come to?" ran
+`date_diff` (7 nights) and then `95 + 7` (independent1's ar15, written by an author who saw no code). A number the
+task writes as so much "a", "an", "per", "each" or "every" something is a rate: it scales a count, and a sum of
+the rate and one tool result alone is never what the task asks. Such a sum runs as their product. A sum with a
+number of the task beside it ("95 + 20" for a fee) is the model's own business and stays.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agentcore.unfinished import BARE_NUMBER, values_in
+
+# "$95 a night", "8 cents a word", "5 km every morning", "3 per person": a number, an optional unit word, and
+# the thing it is counted per. "a total", "a few" and "a lot" name no unit.
+_RATE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+)?(?:a|an|per|each|every)\s+(?!(?:total|few|lot|bit|half)\b)[a-z]",
+    re.IGNORECASE,
+)
+_SUM = re.compile(rf"^\s*({BARE_NUMBER.pattern})\s*\+\s*({BARE_NUMBER.pattern})\s*$")
+
+
+def rates(task: str) -> set[float]:
+    """The numbers the task writes as rates."""
+    return {float(match.group(1)) for match in _RATE.finditer(task)}
+
+
+def as_products(arguments: dict[str, Any], task: str, results: list[str]) -> dict[str, Any]:
+    """`arguments` with each sum of one of the task's rates and a tool result written as their product; the same
+    object when there is none."""
+    given = rates(task)
+    if not given:
+        return arguments
+    counts = {v for result in results if BARE_NUMBER.fullmatch(result.strip()) for v in values_in(result)}
+    fixed = {
+        key: _product(value, given, counts) if isinstance(value, str) else value for key, value in arguments.items()
+    }
+    return fixed if fixed != arguments else arguments
+
+
+def _product(expression: str, given: set[float], counts: set[float]) -> str:
+    match = _SUM.match(expression)
+    if match is None:
+        return expression
+    left, right = float(match.group(1)), float(match.group(2))
+    if (left in given and right in counts and right not in given) or (
+        right in given and left in counts and left not in given
+    ):
+        return f"{match.group(1)} * {match.group(2)}"
+    return expression

@@ -1,0 +1,46 @@
+"""A rate the task gives, added to a count, goes times it (agentcore.rate_sums)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore import Agent
+from agentcore.rate_sums import as_products, rates
+from agentcore.testing import ScriptedModel, call
+from bench import toolbox
+
+HOTEL = "Booked a hotel room: check-in 2024-08-12, check-out 2024-08-19, $95 a night. What will the room come to?"
+
+
+@pytest.mark.parametrize(
+    ("task", "found"),
+    [
+        (HOTEL, {95.0}),
+        ("I'm paid 8 cents a word.", {8.0}),
+        ("I run 5 km every morning, 7 days a week.", {5.0, 7.0}),
+        ("Tickets are 12 per person.", {12.0}),
+        ("Add 25 for shipping and take off a $10 coupon.", set()),
+        ("What do 3 chairs and a desk cost?", set()),
+        ("Subtract 4 a total of three times.", set()),
+    ],
+)
+def test_rates_are_numbers_counted_per_something(task: str, found: set[float]) -> None:
+    assert rates(task) == found
+
+
+def test_a_rate_added_to_a_result_is_their_product() -> None:
+    assert as_products({"expression": "95 + 7"}, HOTEL, ["7"]) == {"expression": "95 * 7"}
+    assert as_products({"expression": "7 + 95"}, HOTEL, ["7"]) == {"expression": "7 * 95"}
+    kept = {"expression": "95 + 20"}  # a number of the task beside it: a fee, not a count
+    assert as_products(kept, "Room: $95 a night plus a 20 fee.", ["7"]) is kept
+    kept = {"expression": "95 + 7"}
+    assert as_products(kept, "Add 95 and 7.", ["7"]) is kept  # no rate
+    assert as_products({"expression": "95 + 7 * 2"}, HOTEL, ["7"]) == {"expression": "95 + 7 * 2"}  # not a sum of two
+
+
+async def test_the_loop_runs_the_nights_times_the_rate() -> None:
+    """independent1's ar15, as it ran."""
+    script = [call("date_diff", start="2024-08-12", end="2024-08-19"), call("calculator", expression="95 + 7"), "665"]
+    result = await Agent(ScriptedModel(script), tools=toolbox.agent_tools(["date_diff", "calculator"])).run(HOTEL)
+    assert [s.result for s in result.steps if s.call is not None] == ["7", "665"]
+    assert result.output == "665"
