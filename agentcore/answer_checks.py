@@ -246,22 +246,25 @@ def conversion_check(run: Run, answer: str) -> bool:
 
 
 def unit_check(run: Run, answer: str) -> bool:
-    """Once: the answer repeats the last result, of a tool whose docs count in one unit of time, while the task
-    asks for another ("how many weeks" answered with date_diff's days; agentcore.asked_units)."""
+    """Once: the answer repeats a result of a tool whose docs count in one unit of time, while the task asks for
+    another ("how many weeks" answered with date_diff's days; agentcore.asked_units). The latest such result: a
+    calculation may have restated it (`224 - 112` = 112 after 112 days: independent1's ar02)."""
     done = good_steps(run)
     if run.unit_checked or run.final_only or not done or not run.deps.settings.check_unfinished:
         return False
-    last, result = done[-1].call, done[-1].result or ""
-    spec = next((spec for spec in run.specs if last is not None and spec.name == last.name), None)
-    if spec is None or not repeats_result(run.ctx.task, answer, result):
-        return False
-    units = asked_unit(run.ctx.task, tool_docs(spec))
-    if units is None:
-        return False
-    run.unit_checked, run.forced = True, frozenset(s.name for s in run.specs)
-    run.notice("final answer is in the unit its tool counts in, not the one the task asks for", units=units)
-    run.messages.append(prompting.unit_notice(run.ctx.task, result, spec.name, *units))
-    return True
+    specs = {spec.name: spec for spec in run.specs}
+    for step in reversed(done):
+        spec = specs.get(step.call.name) if step.call is not None else None
+        result = step.result or ""
+        if spec is None or not repeats_result(run.ctx.task, answer, result):
+            continue
+        units = asked_unit(run.ctx.task, tool_docs(spec))
+        if units is not None:
+            run.unit_checked, run.forced = True, frozenset(s.name for s in run.specs)
+            run.notice("final answer is in the unit its tool counts in, not the one the task asks for", units=units)
+            run.messages.append(prompting.unit_notice(run.ctx.task, result, spec.name, *units))
+            return True
+    return False
 
 
 def made_up_check(run: Run, answer: str) -> bool:

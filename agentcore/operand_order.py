@@ -8,8 +8,10 @@ and the task marks its number as the second operand ("divided by 3", "among 3", 
 where the task divides by its number ("divided among 3") runs as that division, and one where it takes its number
 away ("with 12 taken off", written `49.5 * 12`) as that subtraction, as does a comparison for "less 5" (`43 <
 5`, which no calculator answers with a number), and a sum of the task's amount and a price where the task asks
-what is left after buying (`899 + 1000` for "What remains once I buy a laptop?" runs as `1000 - 899`). The words
-read are English arithmetic's words for a divisor, a subtrahend and a remainder, not a phrasing of the suite.
+what is left after buying (`899 + 1000` for "What remains once I buy a laptop?" runs as `1000 - 899`), and so
+does a longer sum of prices and the amount paid where the task asks for the change, and a sum of a price and an
+amount the task knocks or takes off (`159 + 35` for "knock the $35 deposit ... off its price"). The words read are
+English arithmetic's words for a divisor, a subtrahend and a remainder, not a phrasing of the suite.
 """
 
 from __future__ import annotations
@@ -26,19 +28,27 @@ _PAIR = re.compile(rf"\s*({_NUM})\s*([-/*<+])\s*({_NUM})\s*(?:=\s*-?{_NUM}\s*)?"
 # Before the number: what it divides by, or what is taken away ("divided by 3", "minus 20", "take away 30").
 _DIVISOR = r"\b(?:divided|divide|split|shared|share)\s+(?:\w+\s+){{0,3}}?(?:by|among|between)\s+{n}(?!\d|\.\d)"
 _BY = r"(?:cut|reduced|lowered|decreased|dropped)\s+by"  # "cut by 29" (compose26's ag04)
+# "knock off 18", "take off a $10 coupon", "knock the $35 deposit I already paid off its price" (independent1's
+# ar23, ar24, ar05): the verb's particle before or after its object.
+_KNOCK = (
+    r"|\b(?:knock|knocking|knocked|take|taking)\s+off\s+(?:\w+\s+){{0,2}}?\$?{n}(?!\d|\.\d)"
+    r"|\b(?:knock|knocking|knocked|take|taking)\s+(?:\w+\s+){{0,2}}?\$?{n}\s+(?:\w+\s+){{0,4}}?off\b"
+)
 _SUBTRAHEND = (
     r"\b(?:minus|subtract|less|deduct|take\s+away|take|takes|taking|" + _BY + r")\s+{n}(?!\d|\.\d)"
-    r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b"
+    r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b" + _KNOCK
 )
 # For a product, "take 12" alone is no subtraction ("take 12 backpacks"): only the words that always are.
 _TAKEN = (
     r"\b(?:minus|subtract|less|deduct|take\s+away|" + _BY + r")\s+{n}(?!\d|\.\d)"
-    r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b"
+    r"|(?<![\d.]){n}\s+(?:\w+\s+)?(?:off|less\s+than|fewer\s+than)\b" + _KNOCK
 )
 _EITHER = [("/", _DIVISOR), ("-", _TAKEN)]
 _LESS = r"\bless\s+{n}(?!\d|\.\d)"  # "..., less 5": never "5 less than", which a comparison may ask
 # What is left of an amount after a purchase: "How much money do I have left?", "What remains", "what change".
-_LEFT_OVER = re.compile(r"\b(?:left|left over|remains?|remaining|(?:what|the|my|in) change)\b", re.IGNORECASE)
+_LEFT_OVER = re.compile(r"\b(?:left|left over|remains?|remaining|(?:what|the|my|in|much) change)\b", re.IGNORECASE)
+# A sum of three or more numbers: "7.25 + 8.75 + 50" for the change from 50 (independent1's ar14).
+_SUM = re.compile(rf"\s*{_NUM}(?:\s*\+\s*{_NUM})+\s*(?:=\s*-?{_NUM}\s*)?")
 
 
 def in_task_order(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
@@ -53,10 +63,11 @@ def in_task_order(arguments: dict[str, Any], task: str, results: Sequence[str]) 
 def _ordered(value: Any, task: str, returned: set[float], written: list[float]) -> Any:
     match = _PAIR.fullmatch(value) if isinstance(value, str) else None
     if match is None:
-        return value
+        return _change(value, task, returned, written) if isinstance(value, str) else value
     left, operator, right = match.groups()
     if operator == "+":
-        return _left_over(value, task, (left, right), returned, written)
+        taken = _taken_from_sum(value, task, (left, right), returned, written)
+        return taken if taken != value else _left_over(value, task, (left, right), returned, written)
     if operator in "*<" and _is_ours(right, returned, written):  # a product either way round: "49.5 * 3"
         left, right = right, left
     if not _is_ours(left, returned, written) or not _is_theirs(right, returned, written):
@@ -86,6 +97,31 @@ def _left_over(value: str, task: str, pair: tuple[str, str], returned: set[float
     ):
         return value
     return f"{ours} - {theirs}"
+
+
+def _taken_from_sum(value: str, task: str, pair: tuple[str, str], returned: set[float], written: list[float]) -> str:
+    """The fetched value less the task's amount, where the two were added and the task takes that amount off
+    (`159 + 35` for "knock the $35 deposit I already paid off its price": independent1's ar05)."""
+    ours, theirs = pair if _is_ours(pair[0], returned, written) else pair[::-1]
+    if not _is_ours(ours, returned, written) or not _is_theirs(theirs, returned, written):
+        return value
+    number = re.escape(_as_written(task, float(ours)))
+    if re.search(rf"(?<![\d.]){number}{PERCENT_SIGN}", task, re.IGNORECASE):
+        return value
+    return f"{theirs} - {ours}" if re.search(_TAKEN.format(n=number), task, re.IGNORECASE) else value
+
+
+def _change(value: str, task: str, returned: set[float], written: list[float]) -> str:
+    """The task's amount less the sum of the fetched prices, where all were added and the task asks what is left
+    or the change (`7.25 + 8.75 + 50` for "a fifty ... a USB cable and a coffee mug, how much change": ar14)."""
+    if _SUM.fullmatch(value) is None or not _LEFT_OVER.search(task):
+        return value
+    numbers = re.findall(_NUM, value.partition("=")[0])
+    ours = [n for n in numbers if _is_ours(n, returned, written)]
+    theirs = [n for n in numbers if _is_theirs(n, returned, written)]
+    if len(ours) != 1 or len(theirs) != len(numbers) - 1:
+        return value
+    return f"{ours[0]} - ({' + '.join(theirs)})"
 
 
 def _is_ours(number: str, returned: set[float], written: list[float]) -> bool:

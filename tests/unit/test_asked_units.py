@@ -68,6 +68,26 @@ async def test_an_answer_in_the_tools_unit_goes_back_once_naming_both_units() ->
     assert result.output == "17" and len(model.requests) == 4
 
 
+async def test_a_calculation_that_restates_the_count_goes_back_too() -> None:
+    """independent1's ar02: `224 - 112` = 112 after 112 days, and 112 answered for "how many weeks"."""
+
+    @tool
+    def restating(expression: str) -> str:
+        """Evaluate an arithmetic expression.
+
+        Args:
+            expression: The expression.
+        """
+        return {"238 - 119": "119", "119 / 7": "17"}[expression]
+
+    script = [call("date_diff", start="2024-05-01", end="2024-08-28"), call("restating", expression="238 - 119")]
+    model = ScriptedModel([*script, "119", call("restating", expression="119 / 7"), "17"])
+    task = "Count the days between 2024-05-01 and 2024-08-28 and tell me how many weeks that is."
+    result = await Agent(model, tools=[date_diff, restating]).run(task)
+    assert model.requests[3].messages[-1].content.startswith("Not done yet: 119 is in days (date_diff counts days)")
+    assert result.output == "17"
+
+
 async def test_an_answer_in_the_asked_unit_is_accepted() -> None:
     model = ScriptedModel([call("date_diff", start="2024-05-01", end="2024-08-28"), "119"])
     result = await Agent(model, tools=[date_diff, calculator]).run("How many days from 2024-05-01 to 2024-08-28?")

@@ -45,6 +45,24 @@ from agentcore.tools.function import tool
             ["2.7432"],
             "7.000000000000001 * 2.7432",
         ),
+        # knocked or taken off, the particle before or after the amount (independent1's ar05, ar23, ar24)
+        (
+            "159 + 35",
+            "Look up the printer and knock the $35 deposit I already paid off its price.",
+            ["159"],
+            "159 - 35",
+        ),
+        ("159 + 18", "Printer price: double it, knock off 18, and split the rest.", ["159"], "159 - 18"),
+        ("38.88 + 10", "Add 20% tax on top and take off a $10 coupon at the till.", ["38.88"], "38.88 - 10"),
+        ("159 + 35", "Look up the printer and add the $35 deposit.", ["159"], "159 + 35"),  # added, as asked
+        # the change from an amount, the prices added to it (ar14)
+        (
+            "7.25 + 8.75 + 50",
+            "I've got 50. If I buy a cable and a mug, how much change?",
+            ["7.25", "8.75"],
+            "50 - (7.25 + 8.75)",
+        ),
+        ("7.25 + 8.75 + 50", "What do a cable, a mug and 50 pens cost?", ["7.25", "8.75"], "7.25 + 8.75 + 50"),
     ],
 )
 def test_in_task_order(expression: str, task: str, results: list[str], runs: str) -> None:
