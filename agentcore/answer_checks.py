@@ -56,6 +56,7 @@ from agentcore.unfinished import (
     unused_numbers,
     unused_parts,
     used_up,
+    values_in,
     with_tool_value,
 )
 from agentcore.written_checks import portion_check, power_check, redone_check
@@ -193,8 +194,9 @@ def echoed_again(run: Run, answer: str) -> str | None:
     done = good_steps(run)
     copied = _copied_step(run, answer) if run.copied_checked else None
     if copied is not None:
-        run.notice("final answer was a call's input again; replaced by its result", result=copied.result)
-        return (copied.result or "").strip()
+        result = _carried_on(done, copied)
+        run.notice("final answer was a call's input again; replaced by its result", result=result)
+        return result
     redo = _redo_step(run, done, answer)
     if redo is not None:
         run.notice("final answer was the line started again, again; replaced by its redo", result=redo)
@@ -209,6 +211,16 @@ def echoed_again(run: Run, answer: str) -> str | None:
         return None
     run.notice("final answer restated the task's numbers again; replaced by the last result", result=latest)
     return replaced
+
+
+def _carried_on(done: list[Step], step: Step) -> str:
+    """`step`'s result, or where later calls took it on, the result of the last call in that chain: the check-out
+    date answered again after `date_diff` = 7 and `95 * 7` = 665 had been answered 7 (independent1's ar15)."""
+    result = (step.result or "").strip()
+    for later in done[done.index(step) + 1 :] if step in done else []:
+        if later.call is not None and values_in(result) & argument_values(later.call.arguments):
+            result = (later.result or "").strip()
+    return result
 
 
 def _redo_step(run: Run, done: list[Step], answer: str) -> str | None:

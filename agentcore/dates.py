@@ -6,11 +6,16 @@ layout (YYYY-MM-DD, MM-DD-YYYY, MM/DD/YYYY, DD-MM-YYYY, DD/MM/YYYY, or the words
 is a plain date whose day, month and year can be told apart, the call runs with the date in the documented layout.
 A date whose day and month could be swapped ("03/04/2022") is read month first only when the docs ask for a layout
 with the year first, as a US task writes it; any other value (a time, a range, a month alone) is left as written.
+
+A date with its month in words ("21 June 2024", "March 4th, 2024") goes in the layout too; one without its year
+("1 June", for "Days from 1 June to 21 June 2024": independent1's ar28, whose date_diff failed twice on it) takes
+the one year the task writes.
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from agentcore.formats import each_free_string
@@ -26,6 +31,17 @@ _LAYOUTS = (
 )
 _YEAR_FIRST = re.compile(r"(\d{4})([-/.])(\d{1,2})\2(\d{1,2})")
 _YEAR_LAST = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4})")
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")  # fmt: skip
+_MONTHS = {name: number for number, month in enumerate(_MONTH_NAMES, 1) for name in (month, month[:3])} | {"sept": 9}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_IN_WORDS = re.compile(
+    rf"(?:(?P<d1>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<m1>{_MONTH})\.?|(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}}){_ORDINAL})"
+    rf",?(?:\s+(?P<y>\d{{4}}))?",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?<!\d)(1[89]\d\d|2\d\d\d)(?!\d)")
 
 
 def documented_layout(description: str) -> tuple[str, str] | None:
@@ -34,8 +50,23 @@ def documented_layout(description: str) -> tuple[str, str] | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _parts(value: str, year_first_docs: bool) -> tuple[int, int, int] | None:
+def _in_words(value: str, task: str) -> tuple[int, int, int] | None:
+    """(year, month, day) of a date with its month in words; its year the task's one year where it writes none."""
+    match = _IN_WORDS.fullmatch(value)
+    if match is None:
+        return None
+    day = int(match.group("d1") or match.group("d2"))
+    month = _MONTHS[(match.group("m1") or match.group("m2")).lower()]
+    years = set(_YEAR.findall(task))
+    year = match.group("y") or (years.pop() if len(years) == 1 else None)
+    return (int(year), month, day) if year and 1 <= day <= 31 else None
+
+
+def _parts(value: str, year_first_docs: bool, task: str = "") -> tuple[int, int, int] | None:
     """(year, month, day) of a plain date, or None when it is no date or its day and month cannot be told apart."""
+    named = _in_words(value, task)
+    if named is not None:
+        return named
     match = _YEAR_FIRST.fullmatch(value)
     if match:
         year, month, day = int(match.group(1)), int(match.group(3)), int(match.group(4))
@@ -60,13 +91,13 @@ def _written(parts: tuple[int, int, int], layout: tuple[str, str]) -> str:
     return sep.join(fields[key] for key in order)
 
 
-def in_documented_layout(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
-    """`arguments` with each top-level date string written in the layout its docs name. The same dict when
-    nothing changes."""
-    return each_free_string(arguments, parameters, _in_layout)
+def in_documented_layout(arguments: dict[str, Any], parameters: dict[str, Any], task: str = "") -> dict[str, Any]:
+    """`arguments` with each top-level date string written in the layout its docs name (a year left out taken
+    from `task`). The same dict when nothing changes."""
+    return each_free_string(arguments, parameters, partial(_in_layout, task=task))
 
 
-def _in_layout(value: str, schema: dict[str, Any]) -> str | None:
+def _in_layout(value: str, schema: dict[str, Any], task: str = "") -> str | None:
     layout = documented_layout(str(schema.get("description", "")))
-    parts = _parts(value.strip(), layout[0] == "ymd") if layout else None
+    parts = _parts(value.strip(), layout[0] == "ymd", task) if layout else None
     return _written(parts, layout) if layout and parts else None

@@ -24,6 +24,7 @@ from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional, mentions, placeholders, task_words, unsupplied, with_value
 from agentcore.messages import NoticePart, SystemPart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
+from agentcore.mixed_units import conversion_of, unconverted_term
 from agentcore.notice_texts import clip
 from agentcore.operand_order import in_task_order
 from agentcore.places import real_places
@@ -571,7 +572,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
-    arguments = in_named_places(in_documented_layout(arguments, spec.parameters), spec.parameters, run.ctx.task)
+    arguments = in_documented_layout(arguments, spec.parameters, run.ctx.task)
+    arguments = in_named_places(arguments, spec.parameters, run.ctx.task)
     arguments = _without_invented(run, spec, arguments)
     if arguments is call.arguments:
         return call
@@ -582,6 +584,33 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     return fixed
 
 
+def mixed_units_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that combines a conversion's result with a number the task writes in another unit
+    of its kind ("3175.14659 + 8" after 7 lb in g, for "7 lb 8 oz"; agentcore.mixed_units): the conversion of that
+    number is shown, and the converter is the next turn's tool."""
+    if run.mixed_checked or not run.deps.settings.check_unfinished:
+        return False
+    shaped = [(spec, converter(spec.parameters)) for spec in run.specs if spec.name != call.name]
+    spec, shape = next(((s, c) for s, c in shaped if c is not None), (None, None))
+    if spec is None or shape is None:
+        return False
+    done = [
+        (s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None and s.call.name == spec.name
+    ]
+    found = unconverted_term(call.arguments, run.ctx.task, shape, done) if done else None
+    if found is None:
+        return False
+    number, unit, result, reached = found
+    run.mixed_checked, run.forced = True, frozenset({spec.name})
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {plain(number)} is in {unit}, {result} in {reached}", True
+    run.notice("tool call combines two units of one kind; not run", call=call.signature())
+    names = (plain(number), unit, result, reached)
+    conversion = conversion_of(spec.name, shape, number, unit, reached)
+    run.messages.append(prompting.mixed_units_notice(run.ctx.task, conversion, names))
+    return True
+
+
 # The checks a call goes through before it runs, in order; the first that holds it back wins.
 CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     made_up_result_call,
@@ -590,6 +619,7 @@ CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     beside_call,
     counted_twice_call,
     counts_multiplied_call,
+    mixed_units_call,
     done_again_call,
     doubled_call,
     unsupplied_call,

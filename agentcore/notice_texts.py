@@ -19,7 +19,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
-    "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill",
+    "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill", "mixed_units",
 )  # fmt: skip
 
 
@@ -54,6 +54,7 @@ def notice_text(part: NoticePart) -> str:
             "counts_multiplied": _counts_multiplied_text,
             "done_again": _done_again_text,
             "refill": _refill_text,
+            "mixed_units": _mixed_units_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -147,6 +148,17 @@ def _convert_text(part: NoticePart) -> str:
     return (
         f"Not done yet: the task asks for {part.names[0]}, and no conversion has reached it.\nTask: {part.task}\n"
         f"Convert with {fixed.name} first, for example: {example}\nThen finish the task's remaining steps."
+    )
+
+
+def _mixed_units_text(part: NoticePart) -> str:
+    """`part.names`: the number, its unit, the converted result, that result's unit; `part.call`: the conversion."""
+    number, unit, result, reached = part.names
+    example = _example(part.call or ToolCall("the tool", {}))
+    return (
+        f"Not run: {number} is in {unit} and {result} is in {reached}; convert {number} {unit} to {reached} before"
+        f" combining them.\nTask: {part.task}\nCall {part.call.name if part.call else 'the tool'} next, for"
+        f" example: {example}"
     )
 
 

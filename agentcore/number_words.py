@@ -8,8 +8,10 @@ five of 36 tasks spelled a quantity ("How much for two chairs and a desk?" answe
 the desk's) and all five failed. The task the model and the checks read gets the digits; the run's result keeps
 the user's own words.
 
-Quoted text is the user's data ("Count the words in 'one two three'") and stays as written. "one" alone is left
-too: "which one", "one of them" are no quantities, and a lone 1 changes no calculation. Fractions and multipliers
+Quoted text is the user's data ("Count the words in 'one two three'") and stays as written, and so does a number
+word that is part of a name ("Seven Nation Army", "Ocean's Eleven"), or of an ordinal or compound ("twenty-first",
+"five-star"). "one" alone is left too: "which one", "one of them" are no quantities, and a lone 1 changes no
+calculation. Fractions and multipliers
 ("half of it", "twice", "a third") are operations, which the checks read from the words themselves.
 """
 
@@ -37,7 +39,7 @@ _BELOW_100 = rf"(?:(?:{_TEN})(?:[- ](?:{_UNIT}))?|{_UNIT})"
 # "two hundred and fifty", "a hundred", "three thousand", or a number below a hundred.
 _NUMBER = re.compile(
     rf"\b(?P<n>(?:(?:a|{_BELOW_100})\s+(?:hundred|thousand)(?:\s+(?:and\s+)?{_BELOW_100})?)|{_BELOW_100})"
-    rf"(?P<dozen>\s+dozen)?\b(?![-\s]*(?:halves|{_PARTS})\b)",
+    rf"(?P<dozen>\s+dozen)?\b(?![-\s]*(?:halves|{_PARTS})\b)(?!-[a-z])",
     re.IGNORECASE,
 )
 _HALF_DOZEN = re.compile(r"\bhalf\s+a\s+dozen\b", re.IGNORECASE)
@@ -62,10 +64,19 @@ def _digits(text: str) -> str:
 
 def _written(match: re.Match[str]) -> str:
     words = match.group("n").lower()
-    if words == "one" and not match.group("dozen"):
+    if (words == "one" and not match.group("dozen")) or _in_a_name(match):
         return match.group()
     value = _value(words) * (12 if match.group("dozen") else 1)
     return str(value)
+
+
+def _in_a_name(match: re.Match[str]) -> bool:
+    """A capitalised number word inside a sentence, or one before a capitalised word, is part of a name: "play
+    Seven Nation Army", "Ocean's Eleven", "Three Kingdoms"."""
+    text, start, end = match.string, match.start(), match.end()
+    opens = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?:;\n"
+    after = text[end:].lstrip()
+    return (match.group()[0].isupper() and not opens) or (after[:1].isupper() and not after.startswith("I "))
 
 
 def _value(words: str) -> int:

@@ -315,6 +315,12 @@ def convert_notice(task: str, call: ToolCall, unit: str) -> Message:
     return render(NoticePart("convert", task, call=call, names=(unit,)))
 
 
+def mixed_units_notice(task: str, call: ToolCall, names: Sequence[str]) -> Message:
+    """A call combined `names[0]` (in `names[1]`) with `names[2]` (in `names[3]`); `call` converts the first
+    (agentcore.mixed_units)."""
+    return render(NoticePart("mixed_units", task, call=call, names=tuple(names)))
+
+
 def beside_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
     """A call used `numbers`, an earlier call's input, beside `result`, which stands for them; `call` is it
     written without them."""

@@ -26,6 +26,9 @@ from agentcore.grounding import FUNCTION_WORDS
 
 _TOKEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)|([A-Za-z]+)")
 MIN_VALUES = 3  # an enum of fewer values is a choice, not a unit table
+# Words that qualify the unit after a number ("55 US gallons": independent1's ar32 read the gallons as the unit
+# asked for, with no number of their own).
+_QUALIFIERS = frozenset({"us", "u.s.", "uk", "imperial", "metric", "fluid", "square", "cubic", "nautical"})
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,8 @@ def named_units(task: str, spec: Converter) -> list[Named]:
         value = by_unit.get(_unit(word)) if free or (number is not None and word in spec.units) else None
         if value is not None:
             found.append(Named(value, word, match.start(), number))
+        if value is None and word.lower() in _QUALIFIERS:
+            continue  # "55 US gallons", "3 fluid ounces": the number is the unit's after the qualifier
         if value is not None or _kind(word) != "dimensionless":  # "100 degrees Fahrenheit": the number stays
             number = None
     return found
@@ -170,6 +175,11 @@ def is_unit(word: str) -> bool:
     """Whether pint reads `word` as a unit of measure ("kilometers", "km", "days"): a number before it is a
     quantity of that unit, not a count of things."""
     return _unit(word) is not None
+
+
+def unit_kind(unit: str) -> str | None:
+    """pint's dimensionality of a unit ("[length]"), or None for no unit."""
+    return _kind(unit)
 
 
 def _kind(unit: str) -> str | None:

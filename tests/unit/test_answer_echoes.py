@@ -86,6 +86,27 @@ async def test_a_model_that_gives_the_input_again_gets_the_calls_result() -> Non
     assert any("replaced by its result" in e.get("message", "") for e in result.trace)
 
 
+async def test_an_input_again_after_its_result_went_on_gets_the_last_result_of_that_chain() -> None:
+    """independent1's ar15: the check-out date answered after `date_diff` = 7 and `95 * 7` = 665; it had been
+    replaced by the 7."""
+
+    @tool(read_only=True)
+    def date_diff(start: str, end: str) -> str:
+        """Count the days between two dates."""
+        return "7"
+
+    @tool(read_only=True)
+    def multiply(expression: str) -> str:
+        """Evaluate a product."""
+        return "665"
+
+    script = [call("date_diff", start="2024-08-12", end="2024-08-19"), "2024-08-19"]
+    model = ScriptedModel([*script, call("multiply", expression="95 * 7"), "2024-08-19", "2024-08-19"])
+    task = "Check-in 2024-08-12, check-out 2024-08-19, $95 a night. What will the room come to?"
+    result = await Agent(model, tools=[date_diff, multiply]).run(task)
+    assert result.output == "665"
+
+
 async def test_an_answer_equal_to_both_input_and_result_stands() -> None:
     model = ScriptedModel([call("reverse", text="abba"), "abba"])
     result = await Agent(model, tools=[reverse]).run("Reverse 'abba'.")

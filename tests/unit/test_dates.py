@@ -47,6 +47,29 @@ def test_in_documented_layout(description: str, value: str, fixed: str) -> None:
     assert in_documented_layout({"date": value}, _params(description)) == {"date": fixed}
 
 
+@pytest.mark.parametrize(
+    ("value", "fixed"),
+    [
+        ("21 June 2024", "2024-06-21"),
+        ("March 4th, 2024", "2024-03-04"),
+        ("Sept 3 2024", "2024-09-03"),
+        ("1 June", "2024-06-01"),  # the task's one year (independent1's ar28)
+        ("June", "June"),  # a month alone
+        ("31 June 2024", "2024-06-31"),  # no such day: the tool says so, as for any value written as a date
+    ],
+)
+def test_a_month_in_words_goes_in_the_layout(value: str, fixed: str) -> None:
+    task = "Days from 1 June to 21 June 2024?"
+    assert in_documented_layout({"date": value}, _params("Date in YYYY-MM-DD format."), task) == {"date": fixed}
+
+
+def test_a_date_without_its_year_waits_where_the_task_writes_none_or_two() -> None:
+    params = _params("Date in YYYY-MM-DD format.")
+    assert in_documented_layout({"date": "1 June"}, params, "Days from 1 June to 21 June?") == {"date": "1 June"}
+    task = "From 1 June 2023 to 1 June 2024?"
+    assert in_documented_layout({"date": "1 June"}, params, task) == {"date": "1 June"}
+
+
 def test_unchanged_arguments_are_the_same_object() -> None:
     arguments = {"date": "2022-08-16"}
     assert in_documented_layout(arguments, _params("Date in YYYY-MM-DD format.")) is arguments

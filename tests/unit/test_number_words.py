@@ -36,6 +36,10 @@ def test_spelled_quantities_become_digits(task: str, written: str) -> None:
         "Which one is cheaper, and how often?",  # "one" alone, and "ten" inside a word
         "two-thirds of it and three quarters of that",  # fractions are operations
         "What is 12 times 4?",
+        "Play Seven Nation Army by the White Stripes",  # a name
+        "Is Ocean's Eleven on tonight?",
+        "Three Kingdoms is a novel",
+        "Book it for the twenty-first of May at a five-star hotel",  # an ordinal, a compound
     ],
 )
 def test_quotes_fractions_and_a_lone_one_stay_as_written(task: str) -> None:

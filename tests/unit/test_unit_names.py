@@ -61,6 +61,7 @@ def test_a_converter_is_two_parameters_sharing_an_enum_of_units() -> None:
         ("How much is 40 meters in feet?", [("m", 40.0), ("ft", None)]),
         ("Convert 100 degrees Fahrenheit to Celsius", [("F", 100.0), ("C", None)]),
         ("A rod weighs 9 kilograms.", [("kg", 9.0)]),  # a rod is a unit to pint, but not one of the enum
+        ("It holds 55 US gallons. How many liters?", [("gal", 55.0), ("l", None)]),  # a qualifier between
     ],
 )
 def test_named_units(task: str, named: list[tuple[str, float | None]]) -> None:
