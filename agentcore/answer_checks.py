@@ -19,7 +19,7 @@ from agentcore.asked_units import asked_unit
 from agentcore.bare_counts import unpaired
 from agentcore.conversions import conversion_due
 from agentcore.grounding import counted_items, listed_together, mentions
-from agentcore.messages import CallPart
+from agentcore.messages import CallPart, ToolCall
 from agentcore.portions import adds
 from agentcore.result import Step
 from agentcore.rows import wrong_row
@@ -37,6 +37,7 @@ from agentcore.run_reads import (
 from agentcore.tool_fit import fitting_tools, tool_docs
 from agentcore.unfetched import counts_only
 from agentcore.unfinished import (
+    BARE_NUMBER,
     argument_values,
     derived,
     echoes_task,
@@ -57,6 +58,7 @@ from agentcore.unfinished import (
     unused_parts,
     used_up,
     values_in,
+    with_result,
     with_tool_value,
 )
 from agentcore.written_checks import portion_check, power_check, redone_check
@@ -367,6 +369,25 @@ def held_answer_check(run: Run, answer: str) -> bool:
     return True
 
 
+def held_step_check(run: Run, answer: str) -> bool:
+    """Once: the answer is the conversion that a held call waited for (agentcore.mixed_units), and no call took it
+    yet: the held call is due, with the converted value in place of the number ("226.796185" answered after 8 oz in
+    g, where `3175.14659 + 8` was held: independent1's ar36)."""
+    held, run.mixed_held = run.mixed_held, None
+    result = run.seen_calls.get(held[2], "").strip() if held is not None else ""
+    if held is None or not BARE_NUMBER.fullmatch(result) or not repeats_result(run.ctx.task, answer, result):
+        run.mixed_held = held if held is not None and not result else None  # the conversion has not run yet
+        return False
+    if any(values_in(result) & argument_values(s.call.arguments) for s in good_steps(run) if s.call is not None):
+        return False
+    call, number, _ = held
+    fixed = ToolCall(call.name, with_result(call.arguments, [number], result))
+    run.forced = frozenset({call.name})
+    run.notice("final answer is the conversion a held step waited for; that step is due", call=fixed.signature())
+    run.messages.append(prompting.held_step_notice(run.ctx.task, fixed, result))
+    return True
+
+
 # The checks a final answer goes through, in order; the first that sends it back wins.
 ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     missing_tool_check,
@@ -385,6 +406,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     wrong_row_check,
     memory_answer_check,
     held_answer_check,
+    held_step_check,
 )
 
 

@@ -56,7 +56,7 @@ from agentcore.unfinished import (
     without_made_up_factors,
     without_term,
 )
-from agentcore.unit_names import as_named, converter
+from agentcore.unit_names import as_named, converter, named_units
 from agentcore.unit_steps import without_unit_step
 from agentcore.unstated import unstated
 
@@ -249,6 +249,8 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     count, and add 1"); the next turn must call the same tool (the model was mid-step)."""
     if run.stale_checked or not run.deps.settings.check_sources or call == run.conversion_fix:
         return False  # the conversion a notice wrote out takes the task's number, not a result
+    if _converts_a_stated_quantity(run, call):
+        return False
     taken, result = _stale(run, call)
     if not taken:
         return False
@@ -265,6 +267,20 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     run.stale_fix = fixed if fixed != call else None
     run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
     return True
+
+
+def _converts_a_stated_quantity(run: Run, call: ToolCall) -> bool:
+    """A converter call on a quantity the task states with that very unit ("350 degrees Fahrenheit" from F): what
+    the task asks converted, whatever an earlier call made of the number. "What's 350 degrees Fahrenheit in
+    Celsius, and what's double that?" opened with `350 * 2`; the conversion of 350 was then held as stale and the
+    model converted 700 (independent1's ar04)."""
+    spec = next((spec for spec in run.specs if spec.name == call.name), None)
+    shape = converter(spec.parameters) if spec is not None else None
+    if shape is None:
+        return False
+    value, source = call.arguments.get(shape.value), call.arguments.get(shape.source)
+    named = named_units(run.ctx.task, shape) if isinstance(value, int | float) else []
+    return any(n.number == float(value) and n.unit == source for n in named if isinstance(value, int | float))
 
 
 def _own_factors_out(run: Run, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -607,6 +623,7 @@ def mixed_units_call(run: Run, call: ToolCall) -> bool:
     run.notice("tool call combines two units of one kind; not run", call=call.signature())
     names = (plain(number), unit, result, reached)
     conversion = conversion_of(spec.name, shape, number, unit, reached)
+    run.mixed_held = (call, plain(number), conversion.signature())
     run.messages.append(prompting.mixed_units_notice(run.ctx.task, conversion, names))
     return True
 

@@ -5,16 +5,19 @@ then `3175.14659 + 8`: the ounces added as grams (independent1's ar36, written b
 an expression takes a conversion's result, in the unit that conversion reached, beside a number the task writes
 with another unit of the same kind that no conversion took, the call is held once and the model is shown the
 conversion still to do (`unit_convert(8 oz -> g)`). Units are read as pint reads them (agentcore.unit_names).
+A number written after "and" or "plus" with no unit of its own, straight after a quantity with one, has that
+unit: "Cycled 14 miles on Saturday and 9 on Sunday" (ar34).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from agentcore.messages import ToolCall
 from agentcore.unfinished import argument_values, leaves, values_in
-from agentcore.unit_names import Converter, named_units, unit_kind
+from agentcore.unit_names import Converter, Named, named_units, unit_kind
 
 Conversion = tuple[dict[str, Any], str]  # a converter call's arguments and its result
 
@@ -26,7 +29,9 @@ def unconverted_term(
     expression of `arguments`; None when there is none."""
     numbers = {v for leaf in leaves(arguments) if isinstance(leaf, str) for v in argument_values(leaf)}
     converted = {float(v) for done, _ in conversions for v in [done.get(spec.value)] if isinstance(v, int | float)}
-    named = [n for n in named_units(task, spec) if n.number is not None and n.number not in converted]
+    named = [
+        n for n in with_elided(task, named_units(task, spec)) if n.number is not None and n.number not in converted
+    ]
     for done, result in conversions:
         target = done.get(spec.target)
         taken = values_in(result) & numbers
@@ -36,6 +41,25 @@ def unconverted_term(
             if item.number in numbers - taken and item.unit != target and unit_kind(item.unit) == unit_kind(target):
                 return item.number, item.unit, result.strip(), target
     return None
+
+
+# "... and 9 on Sunday", "plus 3 more": a number joined to the quantity before it, with no word of its own after it.
+_JOINED = re.compile(
+    r"\s+(?:and|plus)\s+(\d+(?:\.\d+)?)(?=\s+(?:on|in|at|for|from|by|more|last|next|this)\b|\s*[,.;?!]|$)"
+)
+
+
+def with_elided(task: str, named: list[Named]) -> list[Named]:
+    """`named`, and each number that shares the unit of the quantity before it (`_JOINED`)."""
+    found = list(named)
+    for item in named:
+        if item.number is None:
+            continue
+        end = re.search(r"[.?!](?:\s|$)", task[item.at :])  # within the sentence of the quantity's unit word
+        match = _JOINED.search(task, item.at, item.at + end.start() + 1 if end else len(task))
+        if match is not None and not re.search(r"\d", task[item.at : match.start(1)]):
+            found.append(Named(item.unit, item.word, match.start(1), float(match.group(1))))
+    return found
 
 
 def conversion_of(name: str, spec: Converter, number: float, source: str, target: str) -> ToolCall:

@@ -19,7 +19,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
-    "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill", "mixed_units",
+    "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill", "mixed_units", "held_step",
 )  # fmt: skip
 
 
@@ -55,6 +55,7 @@ def notice_text(part: NoticePart) -> str:
             "done_again": _done_again_text,
             "refill": _refill_text,
             "mixed_units": _mixed_units_text,
+            "held_step": _held_step_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -159,6 +160,14 @@ def _mixed_units_text(part: NoticePart) -> str:
         f"Not run: {number} is in {unit} and {result} is in {reached}; convert {number} {unit} to {reached} before"
         f" combining them.\nTask: {part.task}\nCall {part.call.name if part.call else 'the tool'} next, for"
         f" example: {example}"
+    )
+
+
+def _held_step_text(part: NoticePart) -> str:
+    example = _example(part.call or ToolCall("the tool", {}))
+    return (
+        f"Not done yet: {part.result} is only the conversion; the step it was for is still to do.\nTask: {part.task}\n"
+        f"Call {part.call.name if part.call else 'the tool'} next, for example: {example}"
     )
 
 

@@ -22,6 +22,9 @@ from agentcore.unfinished import argument_values, given_numbers, leaves, values_
 _BEFORE = re.compile(r"\b(square|cube)\s+(?:of|it|that|this|the|them|its|each)\b", re.IGNORECASE)
 # "the result squared", "that price cubed": a value word, then the power (not "5 feet squared", an area).
 _AFTER = re.compile(r"\b(?:it|that|this|result|total|sum|value|price|number|count)\s+(squared|cubed)\b", re.I)
+# "The word count of "...", squared.", and a letter named for a value: "If m is the monitor's price, what's m squared
+# minus m?" (independent1's ar11 and ar26: both answered without a power).
+_SET_OFF = re.compile(r"(?:,|[\"'\u201d])\s*(squared|cubed)\b|(?<![\w'])[a-z]\s+(squared|cubed)\b", re.I)
 # "multiplied by itself", "times itself", and the value named again: "multiplied by that same price" (compose25's
 # af15), "times the same amount".
 _SAME = r"(?:itself|(?:that|the)\s+same\b)"
@@ -37,10 +40,10 @@ _BASES = (
 
 def named_power(task: str) -> int | None:
     """The exponent the task applies to a value (2 for "the square of the price", 3 for "cubed"), or None."""
-    for pattern in (_BEFORE, _AFTER):
+    for pattern in (_BEFORE, _AFTER, _SET_OFF):
         match = pattern.search(task)
         if match is not None:
-            return _EXPONENT[match.group(1).lower()]
+            return _EXPONENT[next(g for g in match.groups() if g).lower()]
     return 2 if _ITSELF.search(task) else None
 
 

@@ -321,6 +321,11 @@ def mixed_units_notice(task: str, call: ToolCall, names: Sequence[str]) -> Messa
     return render(NoticePart("mixed_units", task, call=call, names=tuple(names)))
 
 
+def held_step_notice(task: str, call: ToolCall, result: str) -> Message:
+    """The answer is `result`, the conversion a held call waited for; `call` is that call with it in place."""
+    return render(NoticePart("held_step", task, call=call, result=result))
+
+
 def beside_notice(task: str, call: ToolCall, numbers: Sequence[str], result: str) -> Message:
     """A call used `numbers`, an earlier call's input, beside `result`, which stands for them; `call` is it
     written without them."""

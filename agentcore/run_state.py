@@ -107,6 +107,7 @@ class Run:
     made_up_calls: set[str] = field(default_factory=set)  # the calls it found on made-up inputs: they used nothing
     made_up_result_checked: bool = False  # a call that took the result of such a call was held back once
     mixed_checked: bool = False  # a call combining two units of one kind was held once (agentcore.mixed_units)
+    mixed_held: tuple[ToolCall, str, str] | None = None  # ... that call, its number, the conversion's signature
     total: str | None = None  # the result of a call that totalled every counted item (count_checks)
     counts_multiplied_checked: bool = False  # a call that multiplied two items' counts together was held back once
     counted_twice_checked: bool = False  # a call that added a sum's own term to its result was held back once

@@ -23,6 +23,16 @@ def test_a_number_in_another_unit_beside_the_converted_one_is_found() -> None:
     assert unconverted_term({"expression": "3175.14659 * 8"}, count, SHAPE, [POUNDS]) is None
 
 
+def test_a_number_joined_to_a_quantity_has_its_unit() -> None:
+    """independent1's ar34: the 9 of "14 miles on Saturday and 9 on Sunday" is miles too."""
+    assert SHAPE is not None
+    task = "Cycled 14 miles on Saturday and 9 on Sunday. What's the weekend total in kilometres?"
+    miles = ({"value": 14, "from_unit": "mi", "to_unit": "km"}, "22.530816")
+    assert unconverted_term({"expression": "22.530816 + 9"}, task, SHAPE, [miles]) == (9.0, "mi", "22.530816", "km")
+    other = "Cycled 14 miles on Saturday. Add 9 to the total in kilometres."  # another sentence: a plain number
+    assert unconverted_term({"expression": "22.530816 + 9"}, other, SHAPE, [miles]) is None
+
+
 async def test_the_call_is_held_and_the_conversion_shown() -> None:
     """independent1's ar36, as it ran, and on as the notice says."""
     script = [
@@ -37,4 +47,30 @@ async def test_the_call_is_held_and_the_conversion_shown() -> None:
     assert notice.startswith("Not run: 8 is in oz and 3175.14659 is in g; convert 8 oz to g before combining them.")
     assert '{"tool": "unit_convert", "arguments": {"value": 8, "from_unit": "oz", "to_unit": "g"}}' in notice
     assert [t.name for t in model.requests[2].tools] == ["unit_convert"]
+    assert result.output == "3401.942775"
+
+
+async def test_a_quantity_the_task_states_converts_whatever_came_before() -> None:
+    """independent1's ar04: `350 * 2` first, then the conversion of 350 F had been held as a stale input."""
+    task = "What's 350 degrees Fahrenheit in Celsius, and what's double that?"
+    script = [call("calculator", expression="350 * 2"), call("unit_convert", value=350, from_unit="F", to_unit="C")]
+    script += [call("calculator", expression="176.666667 * 2"), "353.333334"]
+    result = await Agent(ScriptedModel(script), tools=TOOLS).run(task)
+    assert [s.result for s in result.steps if s.call is not None][1:] == ["176.666667", "353.333334"]
+    assert result.output == "353.333334"
+
+
+async def test_the_conversion_answered_alone_sends_the_model_back_to_the_held_step() -> None:
+    """independent1's ar36 as it went on: 8 oz converted, and 226.796185 answered."""
+    script = [
+        call("unit_convert", value=7, from_unit="lb", to_unit="g"),
+        call("calculator", expression="3175.14659 + 8"),
+    ]
+    script += [call("unit_convert", value=8, from_unit="oz", to_unit="g"), "226.796185"]
+    script += [call("calculator", expression="3175.14659 + 226.796185"), "3401.942775"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=TOOLS).run(BABY)
+    notice = model.requests[4].messages[-1].content
+    assert notice.startswith("Not done yet: 226.796185 is only the conversion; the step it was for is still to do.")
+    assert '{"tool": "calculator", "arguments": {"expression": "3175.14659 + 226.796185"}}' in notice
     assert result.output == "3401.942775"

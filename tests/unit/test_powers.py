@@ -33,6 +33,8 @@ def lookup(key: str) -> str:
         ("A plot is 5 feet squared.", None),  # an area
         ("What is the square root of the price?", None),
         ("What is the price of a desk?", None),
+        ('The word count of "To be or not to be", squared.', 2),  # independent1's ar11: set off by a comma
+        ("If m is the monitor's price, what's m squared minus m?", 2),  # ar26: a letter for a value
     ],
 )
 def test_named_power(task: str, exponent: int | None) -> None:
