@@ -20,7 +20,12 @@ TIME_UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
 _UNIT = "|".join(TIME_UNITS)
 # "how many weeks", "the number of hours", "in minutes", "in weeks?" - the unit the task asks its answer in.
 # Plural only: "Second date" is an ordinal, and a tool that counts days says "days".
-_ASKED = re.compile(rf"\b(?:how many|number of|in)\s+({_UNIT})s\b", re.IGNORECASE)
+# "Hours between 2025-01-06 and 2025-03-17, minus 12, halved." opens with its unit (independent1's ar20); "Count the
+# days between ..." names the unit the tool counts, not one asked for.
+_ASKED = re.compile(
+    rf"\b(?:how many|number of|in)\s+({_UNIT})s\b|(?:^|[.?!]\s+)({_UNIT})s\s+(?:between|from|since|until|till)\b",
+    re.IGNORECASE,
+)
 
 
 def _units(text: str) -> set[str]:
@@ -30,7 +35,7 @@ def _units(text: str) -> set[str]:
 def asked_unit(task: str, docs: str) -> tuple[str, str] | None:
     """(the unit the task asks for, the unit the docs count in), both plural, when they differ and the docs never
     name the asked one; else None."""
-    asked = {match.lower() for match in _ASKED.findall(task)}
+    asked = {(first or second).lower() for first, second in _ASKED.findall(task)}
     counted = _units(docs)
     if len(asked) != 1 or len(counted) != 1 or asked & counted:
         return None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails, prompting
 from agentcore.asked_units import asked_unit, with_time_factor
-from agentcore.bare_counts import item_values, with_item_values, with_own_values
+from agentcore.bare_counts import item_values, with_item_values, with_missing_count, with_own_values
 from agentcore.comparisons import as_difference
 from agentcore.copy_slips import with_task_zeros
 from agentcore.count_checks import counted_twice_call, counts_multiplied_call, done_again_call
@@ -580,6 +580,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = without_unasked_powers(arguments, run.ctx.task, results, item_values(run.ctx.task, items))
     arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = {key: with_own_values(value, run.ctx.task, items) for key, value in arguments.items()}
+    arguments = {key: with_missing_count(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)

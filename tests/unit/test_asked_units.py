@@ -21,6 +21,8 @@ DAYS = "Count the days between two dates. Second date, as YYYY-MM-DD."  # "Secon
         ("How many days are in one week?", DAYS, None),  # the unit the tool counts in
         ("How many days between 2024-05-01 and 2024-08-28?", DAYS, None),
         ("How many weeks are there?", "Convert a value between units.", None),  # the docs fix no unit
+        ("Hours between 2025-01-06 and 2025-03-17, minus 12, halved.", DAYS, ("hours", "days")),  # ar20
+        ("Days from 2025-01-06 to 2025-03-17?", DAYS, None),  # the unit counted
         ("How many weeks, and how many months, is that?", DAYS, None),  # two asked: not one to convert to
         ("How many weeks?", "Count the weeks or the days.", None),  # the tool names the asked unit
     ],

@@ -14,6 +14,7 @@ from agentcore.bare_counts import (
     totals_every_item,
     unpaired,
     with_item_values,
+    with_missing_count,
     with_own_values,
 )
 from agentcore.testing import ScriptedModel, call
@@ -193,6 +194,21 @@ async def test_after_the_total_an_answer_from_nowhere_gives_way_to_it() -> None:
 async def test_after_the_total_the_total_in_words_stands() -> None:
     _, result = await _run(call("calculator", expression="6 * 1.2 + 3 * 7.25"), "$28.95 in total")
     assert result.output == "$28.95 in total"
+
+
+LAMPS = "I want 4 desk lamps. Add 20% tax on top and take off a $10 coupon at the till. What do I pay?"
+
+
+def test_a_counted_value_used_without_its_count_in_the_last_step_is_taken_that_many_times() -> None:
+    """independent1's ar24: `32.4 * 1.20 - 10`, every number of the task in it but the 4."""
+    lamps = [({"key": "desk lamps"}, "32.4")]
+    assert with_missing_count("32.4 * 1.20 - 10", LAMPS, lamps) == "(4 * 32.4) * 1.20 - 10"
+    assert with_missing_count("4 * 32.4 * 1.20 - 10", LAMPS, lamps) == "4 * 32.4 * 1.20 - 10"  # counted
+    assert with_missing_count("32.4 * 1.20", LAMPS, lamps) == "32.4 * 1.20"  # the 10 still to come: a step
+    assert with_missing_count("32.4", "What do 4 desk lamps cost?", lamps) == "32.4"  # no calculation
+    assert with_missing_count("1.2 * 1.20", "What do 6 pens and 3 coffee mugs cost with 20% tax?", FETCHED) == (
+        "1.2 * 1.20"  # two counted items: which count is missing is a guess
+    )
 
 
 KEYBOARDS = "What is the total for 3 keyboards and 2 webcams?"
