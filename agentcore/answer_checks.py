@@ -370,26 +370,30 @@ def held_answer_check(run: Run, answer: str) -> bool:
 
 
 def held_step_check(run: Run, answer: str) -> bool:
-    """Once: the answer is the conversion that a held call waited for (agentcore.mixed_units), and no call took it
-    yet: the held call is due, with the converted value in place of the number ("226.796185" answered after 8 oz in
-    g, where `3175.14659 + 8` was held: independent1's ar36)."""
-    held, run.mixed_held = run.mixed_held, None
+    """Once: the conversion that a held call waited for (agentcore.mixed_units) has run and no call took its result
+    yet: the held call is due, with the converted value in place of the number, whatever the answer says
+    ("226.796185" or the pounds' 3175.14659 answered after 8 oz in g, where `3175.14659 + 8` was held:
+    independent1's ar36; a sum worked out in the head: ar34)."""
+    held = run.mixed_held
     result = run.seen_calls.get(held[2], "").strip() if held is not None else ""
-    if held is None or not BARE_NUMBER.fullmatch(result) or not repeats_result(run.ctx.task, answer, result):
-        run.mixed_held = held if held is not None and not result else None  # the conversion has not run yet
+    if held is None or not result:
+        return False  # no conversion to wait on, or it has not run yet
+    run.mixed_held = None
+    if not BARE_NUMBER.fullmatch(result):
         return False
     if any(values_in(result) & argument_values(s.call.arguments) for s in good_steps(run) if s.call is not None):
         return False
     call, number, _ = held
     fixed = ToolCall(call.name, with_result(call.arguments, [number], result))
     run.forced = frozenset({call.name})
-    run.notice("final answer is the conversion a held step waited for; that step is due", call=fixed.signature())
+    run.notice("final answer before the step a conversion was for; that step is due", call=fixed.signature())
     run.messages.append(prompting.held_step_notice(run.ctx.task, fixed, result))
     return True
 
 
 # The checks a final answer goes through, in order; the first that sends it back wins.
 ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
+    held_step_check,
     missing_tool_check,
     copied_input_check,
     unfinished_check,
@@ -406,7 +410,6 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     wrong_row_check,
     memory_answer_check,
     held_answer_check,
-    held_step_check,
 )
 
 

@@ -36,6 +36,8 @@ NoticeKind = Literal[
     "counts_multiplied",
     "done_again",
     "refill",
+    "mixed_units",
+    "held_step",
 ]
 
 

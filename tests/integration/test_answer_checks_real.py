@@ -487,3 +487,26 @@ async def test_an_answer_that_writes_its_own_calculation_gives_way_to_the_tools(
     insisted calculation of its own gives way to the tool's result."""
     result = await convert(qwen, "A soda can holds 330 milliliters. How many liters do 6 such cans hold?")
     assert "1.98" in str(result.output)
+
+
+async def test_a_spelled_count_reaches_the_model_as_digits(qwen: LlamaCppModel) -> None:
+    """independent1's ar13 (an author who saw no code): "two chairs" had been priced as one chair; in digits the
+    model and the checks count it (agentcore.number_words)."""
+    result = await shop(qwen, "How much for two chairs and a desk?")
+    assert result.task == "How much for two chairs and a desk?"
+    assert "410" in str(result.output)
+
+
+async def test_an_amount_knocked_off_is_subtracted(qwen: LlamaCppModel) -> None:
+    """independent1's ar05: `159 + 35` for "knock the $35 deposit ... off its price" (agentcore.operand_order)."""
+    result = await shop(qwen, "Look up the printer and knock the $35 deposit I already paid off its price.")
+    assert "124" in str(result.output)
+
+
+async def test_a_rate_times_the_nights(qwen: LlamaCppModel) -> None:
+    """independent1's ar15: `95 + 7` for 7 nights at "$95 a night" (agentcore.rate_sums), and the check-out date
+    answered after the product had been replaced by the nights (answer_checks._carried_on)."""
+    agent: Agent[None, str] = Agent(qwen, tools=toolbox.agent_tools(["date_diff", "calculator"]))
+    task = "Booked a hotel room: check-in 2024-08-12, check-out 2024-08-19, $95 a night. What will the room come to?"
+    result = await agent.run(task)
+    assert "665" in str(result.output)

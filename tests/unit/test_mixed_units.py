@@ -74,3 +74,15 @@ async def test_the_conversion_answered_alone_sends_the_model_back_to_the_held_st
     assert notice.startswith("Not done yet: 226.796185 is only the conversion; the step it was for is still to do.")
     assert '{"tool": "calculator", "arguments": {"expression": "3175.14659 + 226.796185"}}' in notice
     assert result.output == "3401.942775"
+
+
+async def test_an_earlier_result_answered_after_the_conversion_goes_back_to_the_held_step_too() -> None:
+    """ar36 in another run: the pounds' 3175.14659 answered after 8 oz in g."""
+    script = [
+        call("unit_convert", value=7, from_unit="lb", to_unit="g"),
+        call("calculator", expression="3175.14659 + 8"),
+    ]
+    script += [call("unit_convert", value=8, from_unit="oz", to_unit="g"), "3175.14659"]
+    script += [call("calculator", expression="3175.14659 + 226.796185"), "3401.942775"]
+    result = await Agent(ScriptedModel(script), tools=TOOLS).run(BABY)
+    assert result.output == "3401.942775"
