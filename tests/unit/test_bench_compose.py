@@ -71,6 +71,9 @@ FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # held out, r
 FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # written for the next stop's held-out run
 # Dev tasks written by a helper session that saw neither the code nor any other task: 36 voices for tuning.
 INDEPENDENT1 = load_task_file(TASKS_DIR / "dev" / "independent1.jsonl")
+# Held out, written the same way: independent2 run at the start and the end of the thirty-second stop (its traces
+# never read), independent3 for the next stop.
+HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in (2, 3)]
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -118,7 +121,9 @@ def test_dev_and_test_halves_are_balanced_per_class(tasks: list[Task]) -> None:
 
 
 @pytest.mark.parametrize(
-    "task", [*COMPOSE, *TRAP, *INDEPENDENT1, *(t for split in FRESHES for t in split)], ids=lambda t: t.id
+    "task",
+    [*COMPOSE, *TRAP, *INDEPENDENT1, *(t for split in [*FRESHES, *HELDOUT] for t in split)],
+    ids=lambda t: t.id,
 )
 def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> None:
     """Executed, not trusted: the last reference call's real result passes the check."""
@@ -127,7 +132,7 @@ def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> N
 
 
 @pytest.mark.parametrize(
-    "task", [*COMPOSE, *INDEPENDENT1, *(t for split in FRESHES for t in split)], ids=lambda t: t.id
+    "task", [*COMPOSE, *INDEPENDENT1, *(t for split in [*FRESHES, *HELDOUT] for t in split)], ids=lambda t: t.id
 )
 def test_a_compose_answer_needs_every_step(task: Task) -> None:
     """Stopping early fails: no intermediate result, and no number in the task itself, passes the check."""
@@ -163,6 +168,19 @@ def test_the_independent_dev_set_is_dev_and_new() -> None:
     others = [*load_tasks(), *(t for split in FRESHES for t in split)]
     assert not {t.id for t in INDEPENDENT1} & {t.id for t in others}
     assert not {t.task for t in INDEPENDENT1} & {t.task for t in others}
+
+
+@pytest.mark.parametrize("heldout", HELDOUT, ids=["independent2", "independent3"])
+def test_the_independent_held_out_sets_are_test_and_new(heldout: list[Task]) -> None:
+    assert Counter(t.task_class for t in heldout) == {c: 6 for c in COMPOSE_CLASSES}
+    assert {t.split for t in heldout} == {"test"} and {t.family for t in heldout} == {"compose"}
+    others = [
+        *load_tasks(),
+        *INDEPENDENT1,
+        *(t for split in [*FRESHES, *HELDOUT] if split is not heldout for t in split),
+    ]
+    assert not {t.id for t in heldout} & {t.id for t in others}
+    assert not {t.task for t in heldout} & {t.task for t in others}
 
 
 def test_number_checks_are_tight() -> None:
