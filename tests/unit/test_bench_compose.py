@@ -68,7 +68,8 @@ FRESH32 = load_task_file(TASKS_DIR / "fresh" / "compose32.jsonl")  # held out, r
 FRESH33 = load_task_file(TASKS_DIR / "fresh" / "compose33.jsonl")  # held out, run once at the thirty-first stop
 FRESH34 = load_task_file(TASKS_DIR / "fresh" / "compose34.jsonl")  # held out, run once at the thirty-first stop
 FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # held out, run once at the thirty-second stop
-FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # written for the next stop's held-out run
+FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # held out, run once at the thirty-second stop
+FRESH37 = load_task_file(TASKS_DIR / "fresh" / "compose37.jsonl")  # written for the next stop's held-out run
 # Dev tasks written by a helper session that saw neither the code nor any other task: 36 voices for tuning.
 INDEPENDENT1 = load_task_file(TASKS_DIR / "dev" / "independent1.jsonl")
 # Held out, written the same way: independent2 run at the start and the end of the thirty-second stop (its traces
@@ -92,6 +93,7 @@ FRESHES = [
     FRESH34,
     FRESH35,
     FRESH36,
+    FRESH37,
 ]
 
 
@@ -151,7 +153,7 @@ def test_a_trap_offers_exactly_the_tool_that_answers_it(task: Task) -> None:
     assert not checks.passes(task.check, task.task), task.id  # the question does not contain its answer
 
 
-@pytest.mark.parametrize("fresh", FRESHES, ids=[f"compose{n}" for n in range(2, 37)])
+@pytest.mark.parametrize("fresh", FRESHES, ids=[f"compose{n}" for n in range(2, 38)])
 def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     """Every class three times, all test, no id or task text shared with the suite or the other fresh split."""
     assert Counter(t.task_class for t in fresh) == {c: 3 for c in COMPOSE_CLASSES}
