@@ -60,15 +60,18 @@ async def test_a_quantity_the_task_states_converts_whatever_came_before() -> Non
     assert result.output == "353.333334"
 
 
+# ar36's run up to the ounces converted (the sum held in between), and the held step done
+HELD_THEN_CONVERTED = [
+    call("unit_convert", value=7, from_unit="lb", to_unit="g"),
+    call("calculator", expression="3175.14659 + 8"),
+    call("unit_convert", value=8, from_unit="oz", to_unit="g"),
+]
+SUMMED = [call("calculator", expression="3175.14659 + 226.796185"), "3401.942775"]
+
+
 async def test_the_conversion_answered_alone_sends_the_model_back_to_the_held_step() -> None:
     """independent1's ar36 as it went on: 8 oz converted, and 226.796185 answered."""
-    script = [
-        call("unit_convert", value=7, from_unit="lb", to_unit="g"),
-        call("calculator", expression="3175.14659 + 8"),
-    ]
-    script += [call("unit_convert", value=8, from_unit="oz", to_unit="g"), "226.796185"]
-    script += [call("calculator", expression="3175.14659 + 226.796185"), "3401.942775"]
-    model = ScriptedModel(script)
+    model = ScriptedModel([*HELD_THEN_CONVERTED, "226.796185", *SUMMED])
     result = await Agent(model, tools=TOOLS).run(BABY)
     notice = model.requests[4].messages[-1].content
     assert notice.startswith("Not done yet: 226.796185 is only the conversion; the step it was for is still to do.")
@@ -78,11 +81,5 @@ async def test_the_conversion_answered_alone_sends_the_model_back_to_the_held_st
 
 async def test_an_earlier_result_answered_after_the_conversion_goes_back_to_the_held_step_too() -> None:
     """ar36 in another run: the pounds' 3175.14659 answered after 8 oz in g."""
-    script = [
-        call("unit_convert", value=7, from_unit="lb", to_unit="g"),
-        call("calculator", expression="3175.14659 + 8"),
-    ]
-    script += [call("unit_convert", value=8, from_unit="oz", to_unit="g"), "3175.14659"]
-    script += [call("calculator", expression="3175.14659 + 226.796185"), "3401.942775"]
-    result = await Agent(ScriptedModel(script), tools=TOOLS).run(BABY)
+    result = await Agent(ScriptedModel([*HELD_THEN_CONVERTED, "3175.14659", *SUMMED]), tools=TOOLS).run(BABY)
     assert result.output == "3401.942775"

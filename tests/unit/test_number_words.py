@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
 from agentcore.number_words import with_digits
@@ -46,17 +47,10 @@ def test_quotes_fractions_and_a_lone_one_stay_as_written(task: str) -> None:
     assert with_digits(task) == task
 
 
-@tool
+@tool(read_only=True)
 def lookup(key: str) -> str:
     """Price of a product."""
     return {"laptop": "899"}[key]
-
-
-@tool
-def calculator(expression: str) -> str:
-    """Evaluate arithmetic."""
-    left, _, right = expression.partition("*")
-    return str(int(left) * int(right))
 
 
 TASK = "What do two laptops cost?"
