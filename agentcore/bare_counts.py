@@ -150,7 +150,17 @@ def with_missing_count(expression: Any, task: str, earlier: Sequence[tuple[Any, 
     calls = [arguments for arguments, _ in earlier] + [{"expression": expression}]
     if unused_numbers(task, calls) != [count] or len(argument_values(expression) - {float(value)}) < 1:
         return expression
+    if _named_again(task, count):  # "I am buying 4 desk lamps. What does one lamp cost ...?": one is asked
+        return expression
     return re.sub(rf"(?<![\w.]){re.escape(value)}(?![\w.])", f"({count} * {value})", expression, count=1)
+
+
+def _named_again(task: str, count: str) -> bool:
+    """Whether the task names the counted item again elsewhere ("4 desk lamps ... one lamp")."""
+    item = counted_item(task, count)
+    head = item.split()[-1].lower().rstrip("s") if item else ""
+    mentions = re.findall(rf"\b{re.escape(head)}(?:s|es)?\b", task.lower()) if len(head) > 2 else []
+    return len(mentions) > 1
 
 
 def _with_other_value(count: str, values: dict[str, str]) -> str:

@@ -14,6 +14,7 @@ the one year the task writes.
 
 from __future__ import annotations
 
+import datetime
 import re
 from functools import partial
 from typing import Any
@@ -41,7 +42,6 @@ _IN_WORDS = re.compile(
     rf",?(?:\s+(?P<y>\d{{4}}))?",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<!\d)(1[89]\d\d|2\d\d\d)(?!\d)")
 
 
 def documented_layout(description: str) -> tuple[str, str] | None:
@@ -57,9 +57,25 @@ def _in_words(value: str, task: str) -> tuple[int, int, int] | None:
         return None
     day = int(match.group("d1") or match.group("d2"))
     month = _MONTHS[(match.group("m1") or match.group("m2")).lower()]
-    years = set(_YEAR.findall(task))
-    year = match.group("y") or (years.pop() if len(years) == 1 else None)
-    return (int(year), month, day) if year and 1 <= day <= 31 else None
+    year = int(match.group("y")) if match.group("y") else _task_year(task, month)
+    if year is None:
+        return None
+    try:
+        datetime.date(year, month, day)
+    except ValueError:  # "30 February": no date to write
+        return None
+    return year, month, day
+
+
+def _task_year(task: str, month: int) -> int | None:
+    """The year of the task's one dated month-word date, where that date's month is not before `month`: "1 June to
+    21 June 2024" gives 2024 to "1 June"; "Dec 20 to Jan 5 2025" gives none (the range crosses a year)."""
+    dated = [m for m in _IN_WORDS.finditer(task) if m.group("y")]
+    if len({m.group("y") for m in dated}) != 1:
+        return None
+    last = dated[-1]
+    later = _MONTHS[(last.group("m1") or last.group("m2")).lower()]
+    return int(last.group("y")) if later >= month else None
 
 
 def _parts(value: str, year_first_docs: bool, task: str = "") -> tuple[int, int, int] | None:

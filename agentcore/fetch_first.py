@@ -95,7 +95,7 @@ def _hold(run: Run, call: ToolCall, unknown: set[float], items: tuple[str, ...])
     run.steps[-1].result, run.steps[-1].tool_error = f"not run: {why}", True
     run.steps[-1].notes.append("taken back: the turn was asked again with only the other tools")
     run.forced = frozenset(spec.name for spec in run.specs if spec.name != call.name)
-    run.failed_calls.add(call.signature())  # it used none of the task's numbers: they are still to use
+    run.failed_calls.add(call.signature())  # it never ran: the task's numbers in it are still to use
     what = "made-up numbers" if numbers else "the task's numbers alone"
     run.notice(f"a call computes with {what}; the task's items are to be fetched first",
                call=call.signature(), numbers=numbers, items=list(items))  # fmt: skip

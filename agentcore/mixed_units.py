@@ -5,8 +5,8 @@ then `3175.14659 + 8`: the ounces added as grams (independent1's ar36, written b
 an expression takes a conversion's result, in the unit that conversion reached, beside a number the task writes
 with another unit of the same kind that no conversion took, the call is held once and the model is shown the
 conversion still to do (`unit_convert(8 oz -> g)`). Units are read as pint reads them (agentcore.unit_names).
-A number written after "and" or "plus" with no unit of its own, straight after a quantity with one, has that
-unit: "Cycled 14 miles on Saturday and 9 on Sunday" (ar34).
+A number written after "and" with no unit of its own, straight after a quantity with one and followed by when
+or where, has that unit: "Cycled 14 miles on Saturday and 9 on Sunday" (ar34).
 """
 
 from __future__ import annotations
@@ -43,10 +43,9 @@ def unconverted_term(
     return None
 
 
-# "... and 9 on Sunday", "plus 3 more": a number joined to the quantity before it, with no word of its own after it.
-_JOINED = re.compile(
-    r"\s+(?:and|plus)\s+(\d+(?:\.\d+)?)(?=\s+(?:on|in|at|for|from|by|more|last|next|this)\b|\s*[,.;?!]|$)"
-)
+# "... and 9 on Sunday": a number joined by "and" to the quantity before it, followed by a phrase of when or where
+# (not "plus 3", not "and 3 more": an operation on the quantity, not another one in its unit).
+_JOINED = re.compile(r"\s+and\s+(\d+(?:\.\d+)?)(?=\s+(?:on|in|at|during|last|next|this|that)\s+[A-Za-z])")
 
 
 def with_elided(task: str, named: list[Named]) -> list[Named]:

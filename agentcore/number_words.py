@@ -28,18 +28,17 @@ _UNITS = {
 }  # fmt: skip
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _SMALL = {"one": 1, **_UNITS}
-_SCALES = {"hundred": 100, "thousand": 1000}
-# "two-thirds", "three quarters": a fraction, not a count.
-_PARTS = r"(?:third|quarter|fourth|fifth|sixth|seventh|eighth|ninth|tenth|hundredth)s"
-
-_UNIT = "|".join(sorted(_SMALL, key=len, reverse=True))
-_TEN = "|".join(_TENS)
-# "twenty-five", "twenty five", "fifty", "seven": below a hundred.
-_BELOW_100 = rf"(?:(?:{_TEN})(?:[- ](?:{_UNIT}))?|{_UNIT})"
-# "two hundred and fifty", "a hundred", "three thousand", or a number below a hundred.
-_NUMBER = re.compile(
-    rf"\b(?P<n>(?:(?:a|{_BELOW_100})\s+(?:hundred|thousand)(?:\s+(?:and\s+)?{_BELOW_100})?)|{_BELOW_100})"
-    rf"(?P<dozen>\s+dozen)?\b(?![-\s]*(?:halves|{_PARTS})\b)(?!-[a-z])",
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_WORD = "|".join(sorted([*_SMALL, *_TENS, *_SCALES], key=len, reverse=True))
+# A run of number words ("two thousand five hundred", "twenty-five", "a hundred and twenty"), read by `_value`.
+_RUN = re.compile(
+    rf"\b(?:a\s+(?=hundred|thousand|million))?(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b(?P<dozen>\s+dozen\b)?",
+    re.IGNORECASE,
+)
+# After the run: a fraction or an ordinal ("two-thirds", "twenty fourth", "twenty-first") or a compound ("five-star").
+_NOT_A_COUNT = re.compile(
+    r"[-\s]+(?:halves|(?:third|quarter|fourth|fifth|sixth|seventh|eighth|ninth|tenth|hundredth)s?|first|second)\b"
+    r"|-[a-z]",
     re.IGNORECASE,
 )
 _HALF_DOZEN = re.compile(r"\bhalf\s+a\s+dozen\b", re.IGNORECASE)
@@ -59,15 +58,42 @@ def with_digits(task: str) -> str:
 def _digits(text: str) -> str:
     text = _HALF_DOZEN.sub("6", text)
     text = _A_DOZEN.sub("12", text)
-    return _NUMBER.sub(_written, text)
+    return _RUN.sub(_written, text)
 
 
 def _written(match: re.Match[str]) -> str:
-    words = match.group("n").lower()
-    if (words == "one" and not match.group("dozen")) or _in_a_name(match):
+    words = [w for w in re.split(r"[\s-]+", match.group().lower()) if w not in ("and", "dozen")]
+    value = _value(words)
+    dozen = match.group("dozen") is not None
+    after = match.string[match.end() :]
+    if value is None or (words == ["one"] and not dozen) or _NOT_A_COUNT.match(after) or _in_a_name(match):
         return match.group()
-    value = _value(words) * (12 if match.group("dozen") else 1)
-    return str(value)
+    return str(value * 12 if dozen else value)
+
+
+def _value(words: list[str]) -> int | None:
+    """The value of a run of number words, or None when the run is no single number ("two three")."""
+    total, current, last = 0, 0, ""
+    for word in words:
+        if word == "a":
+            current, last = 1, "unit"
+        elif word in _SCALES:
+            if last == "" or (last == "scale" and _SCALES[word] < 1000):
+                return None
+            if _SCALES[word] == 100:
+                current = max(current, 1) * 100
+            else:
+                total, current = total + max(current, 1) * _SCALES[word], 0
+            last = "scale"
+        elif word in _TENS:
+            if last in ("unit", "ten"):
+                return None
+            current, last = current + _TENS[word], "ten"
+        elif word in _SMALL:
+            if last == "unit":
+                return None
+            current, last = current + _SMALL[word], "unit"
+    return total + current
 
 
 def _in_a_name(match: re.Match[str]) -> bool:
@@ -76,20 +102,7 @@ def _in_a_name(match: re.Match[str]) -> bool:
     text, start, end = match.string, match.start(), match.end()
     opens = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?:;\n"
     after = text[end:].lstrip()
-    return (match.group()[0].isupper() and not opens) or (after[:1].isupper() and not after.startswith("I "))
-
-
-def _value(words: str) -> int:
-    """The value of a spelled number the pattern matched ("two hundred and fifty" is 250)."""
-    total, current = 0, 0
-    for word in re.split(r"[\s-]+", words):
-        if word in _SCALES:
-            total += max(current, 1) * _SCALES[word]
-            current = 0
-        elif word in _TENS:
-            current += _TENS[word]
-        elif word in _SMALL:
-            current += _SMALL[word]
-        elif word == "a":
-            current = 1
-    return total + current
+    word = re.match(r"[A-Za-z]+", after)
+    named_after = word is not None and word.group()[0].isupper() and not word.group().isupper()  # not "USD", "I"
+    quoted_word = re.search(r"\b(?:word|number|letters?)\s*$", text[:start], re.IGNORECASE)  # "the word seven"
+    return (match.group()[0].isupper() and not opens) or named_after or quoted_word is not None

@@ -47,6 +47,8 @@ _EITHER = [("/", _DIVISOR), ("-", _TAKEN)]
 _LESS = r"\bless\s+{n}(?!\d|\.\d)"  # "..., less 5": never "5 less than", which a comparison may ask
 # What is left of an amount after a purchase: "How much money do I have left?", "What remains", "what change".
 _LEFT_OVER = re.compile(r"\b(?:left|left over|remains?|remaining|(?:what|the|my|in|much) change)\b", re.IGNORECASE)
+# The change or what remains of an amount, for a longer sum: "how much is left to pay" is no remainder of it.
+_CHANGE = re.compile(r"\b(?:change|remains?|remaining|left over|have left|left with)\b", re.IGNORECASE)
 # A sum of three or more numbers: "7.25 + 8.75 + 50" for the change from 50 (independent1's ar14).
 _SUM = re.compile(rf"\s*{_NUM}(?:\s*\+\s*{_NUM})+\s*(?:=\s*-?{_NUM}\s*)?")
 
@@ -114,7 +116,7 @@ def _taken_from_sum(value: str, task: str, pair: tuple[str, str], returned: set[
 def _change(value: str, task: str, returned: set[float], written: list[float]) -> str:
     """The task's amount less the sum of the fetched prices, where all were added and the task asks what is left
     or the change (`7.25 + 8.75 + 50` for "a fifty ... a USB cable and a coffee mug, how much change": ar14)."""
-    if _SUM.fullmatch(value) is None or not _LEFT_OVER.search(task):
+    if _SUM.fullmatch(value) is None or not _CHANGE.search(task):
         return value
     numbers = re.findall(_NUM, value.partition("=")[0])
     ours = [n for n in numbers if _is_ours(n, returned, written)]

@@ -24,7 +24,7 @@ _BEFORE = re.compile(r"\b(square|cube)\s+(?:of|it|that|this|the|them|its|each)\b
 _AFTER = re.compile(r"\b(?:it|that|this|result|total|sum|value|price|number|count)\s+(squared|cubed)\b", re.I)
 # "The word count of "...", squared.", and a letter named for a value: "If m is the monitor's price, what's m squared
 # minus m?" (independent1's ar11 and ar26: both answered without a power).
-_SET_OFF = re.compile(r"(?:,|[\"'\u201d])\s*(squared|cubed)\b|(?<![\w'])[a-z]\s+(squared|cubed)\b", re.I)
+_SET_OFF = re.compile(r"(?:,|[\"'\u201d])\s*(squared|cubed)\b|(?<![\w'])(?<!\d\s)[a-z]\s+(squared|cubed)\b", re.I)
 # "multiplied by itself", "times itself", and the value named again: "multiplied by that same price" (compose25's
 # af15), "times the same amount".
 _SAME = r"(?:itself|(?:that|the)\s+same\b)"

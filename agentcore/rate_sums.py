@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentcore.grounding import FUNCTION_WORDS
 from agentcore.unfinished import BARE_NUMBER, values_in
 
 # "$95 a night", "8 cents a word", "5 km every morning", "3 per person": a number, an optional unit word, and
 # the thing it is counted per. "a total", "a few" and "a lot" name no unit.
 _RATE = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+)?(?:a|an|per|each|every)\s+(?!(?:total|few|lot|bit|half)\b)[a-z]",
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:(?P<unit>[a-z]+)\s+)?(?:a|an|per|each|every)\s+"
+    r"(?!(?:total|few|lot|bit|half)\b)[a-z]",
     re.IGNORECASE,
 )
 _SUM = re.compile(rf"^\s*({BARE_NUMBER.pattern})\s*\+\s*({BARE_NUMBER.pattern})\s*$")
@@ -25,7 +27,11 @@ _SUM = re.compile(rf"^\s*({BARE_NUMBER.pattern})\s*\+\s*({BARE_NUMBER.pattern})\
 
 def rates(task: str) -> set[float]:
     """The numbers the task writes as rates."""
-    return {float(match.group(1)) for match in _RATE.finditer(task)}
+    return {
+        float(match.group(1))
+        for match in _RATE.finditer(task)
+        if (match.group("unit") or "").lower() not in FUNCTION_WORDS  # "add 50 for a warranty" is no rate
+    }
 
 
 def as_products(arguments: dict[str, Any], task: str, results: list[str]) -> dict[str, Any]:

@@ -112,7 +112,7 @@ def split_steps(task: str) -> tuple[str, ...]:
 
 
 # "Take 40 °C", "Start with 12 kg": a value given, not a step a tool carries out. It opens the next step.
-_GIVEN = re.compile(r"^(?:take|start with|begin with)\s+\d+(?:\.\d+)?\s*(?:°\s*)?[a-z]*$", re.IGNORECASE)
+_GIVEN = re.compile(r"^(?:take|start with|begin with)\s+\d+(?:\.\d+)?\s*(?:°\s*[a-z]*|[a-z]+)$", re.IGNORECASE)
 
 
 def _given_joined(parts: list[str]) -> list[str]:
@@ -121,11 +121,23 @@ def _given_joined(parts: list[str]) -> list[str]:
     (independent1's ar21)."""
     joined: list[str] = []
     for part in parts:
-        if joined and _GIVEN.match(joined[-1].strip()):
+        if joined and _gives_a_value(joined[-1].strip()):
             joined[-1] = f"{joined[-1]}, {part}"
         else:
             joined.append(part)
     return joined
+
+
+def _gives_a_value(part: str) -> bool:
+    """A quantity with its unit ("Take 40 °C", "Start with 12 kg"); "take 10" alone is a subtraction."""
+    match = _GIVEN.match(part)
+    if match is None:
+        return False
+    if "°" in part:
+        return True
+    from agentcore.unit_names import is_unit  # pint, only for a task that opens this way
+
+    return is_unit(part.rsplit(maxsplit=1)[-1])
 
 
 def _and_clauses(part: str) -> list[str]:

@@ -28,7 +28,9 @@ _TOKEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)|([A-Za-z]+)")
 MIN_VALUES = 3  # an enum of fewer values is a choice, not a unit table
 # Words that qualify the unit after a number ("55 US gallons": independent1's ar32 read the gallons as the unit
 # asked for, with no number of their own).
-_QUALIFIERS = frozenset({"us", "u.s.", "uk", "imperial", "metric", "fluid", "square", "cubic", "nautical"})
+# Only words that keep the unit's kind and size: "square feet" is an area and "fluid ounces" a volume, not the
+# converter's feet and ounces.
+_QUALIFIERS = frozenset({"us", "metric"})
 
 
 @dataclass(frozen=True)
@@ -130,9 +132,12 @@ def _the_other_quantity(named: Sequence[Named], source: Named) -> Named | None:
     many litres are left?" converted the 80 litres to gallons (independent1's ar32; ar35 the same with "6 ft" and
     "140 cm ... in cm"). None otherwise."""
     kind = _kind(source.unit)
-    asked = [n for n in named if n.number is None and n.at > source.at and _kind(n.unit) == kind]
+    asked = [n for n in named if n.number is None and _kind(n.unit) == kind]
     others = [n for n in named if n.number is not None and _kind(n.unit) == kind and n.unit != source.unit]
-    if not asked or asked[-1].unit != source.unit or len(others) != 1:
+    # one unit asked, after the source: "How many miles is 10 km, and how many km is 6 miles?" asks two conversions
+    if len({n.unit for n in asked}) != 1 or asked[-1].at < source.at or asked[-1].unit != source.unit:
+        return None
+    if len(others) != 1:
         return None
     return others[0]
 

@@ -4,12 +4,14 @@
 model's own (one number from nowhere is allowed: 60 minutes, 1000 grams). Sent to convert first, it ran
 `unit_convert(3 ft -> cm)` = 91.44, then wrote `91.44 * 7 * 1000`: the conversion done twice (compose35's ap16,
 held out). The factor is the model's own (in neither the task nor any result), it stood beside a number of the
-task in an earlier calculation, and the converter has since taken that number: the converted value stands for
-that number with its unit step done, so the factor goes.
+task in an earlier calculation, the converter has since taken that number, and it is a unit factor: a power of ten
+or the conversion's own ratio. The converted value stands for that number with its unit step done, so the factor
+goes. Another constant of the model's own (pi in `3 * 3 * 3.14159` for a circle's area) stays.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,6 +45,14 @@ def _carried(factor: float, mine: set[float], tool: str, earlier: Earlier, given
         if name == tool or not BARE_NUMBER.fullmatch(result.strip()) or not values_in(result) & mine or not taken:
             continue
         before = [argument_values(arguments) for other, arguments, _ in earlier[:index] if other == tool]
-        if any(factor in numbers and numbers & taken for numbers in before):
+        ratios = {float(r) / t for r in values_in(result) for t in taken if t}
+        if _unit_factor(factor, ratios) and any(factor in numbers and numbers & taken for numbers in before):
             return True
     return False
+
+
+def _unit_factor(factor: float, ratios: set[float] | None = None) -> bool:
+    """A power of ten (1000 grams, 100 centimeters), or within 1% of a conversion's ratio or its inverse."""
+    if factor > 0 and abs(math.log10(factor) - round(math.log10(factor))) < 1e-9:
+        return True
+    return any(r and (abs(factor / r - 1) < 0.01 or abs(factor * r - 1) < 0.01) for r in ratios or set())

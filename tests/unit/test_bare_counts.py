@@ -205,6 +205,8 @@ def test_a_counted_value_used_without_its_count_in_the_last_step_is_taken_that_m
     assert with_missing_count("32.4 * 1.20 - 10", LAMPS, lamps) == "(4 * 32.4) * 1.20 - 10"
     assert with_missing_count("4 * 32.4 * 1.20 - 10", LAMPS, lamps) == "4 * 32.4 * 1.20 - 10"  # counted
     assert with_missing_count("32.4 * 1.20", LAMPS, lamps) == "32.4 * 1.20"  # the 10 still to come: a step
+    one = "I am buying 4 desk lamps. What does one lamp cost with 20% tax?"
+    assert with_missing_count("32.4 * 1.20", one, lamps) == "32.4 * 1.20"  # the item named again: one is asked
     assert with_missing_count("32.4", "What do 4 desk lamps cost?", lamps) == "32.4"  # no calculation
     assert with_missing_count("1.2 * 1.20", "What do 6 pens and 3 coffee mugs cost with 20% tax?", FETCHED) == (
         "1.2 * 1.20"  # two counted items: which count is missing is a guess

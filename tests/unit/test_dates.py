@@ -55,7 +55,7 @@ def test_in_documented_layout(description: str, value: str, fixed: str) -> None:
         ("Sept 3 2024", "2024-09-03"),
         ("1 June", "2024-06-01"),  # the task's one year (independent1's ar28)
         ("June", "June"),  # a month alone
-        ("31 June 2024", "2024-06-31"),  # no such day: the tool says so, as for any value written as a date
+        ("31 June 2024", "31 June 2024"),  # no such day: left as written
     ],
 )
 def test_a_month_in_words_goes_in_the_layout(value: str, fixed: str) -> None:
@@ -68,6 +68,14 @@ def test_a_date_without_its_year_waits_where_the_task_writes_none_or_two() -> No
     assert in_documented_layout({"date": "1 June"}, params, "Days from 1 June to 21 June?") == {"date": "1 June"}
     task = "From 1 June 2023 to 1 June 2024?"
     assert in_documented_layout({"date": "1 June"}, params, task) == {"date": "1 June"}
+
+
+def test_a_year_is_not_taken_across_a_year_or_from_a_price() -> None:
+    params = _params("Date in YYYY-MM-DD format.")
+    assert in_documented_layout({"date": "Dec 20"}, params, "Days from Dec 20 to Jan 5 2025?") == {"date": "Dec 20"}
+    task = "From 1 February to 1 March? The trip costs 1800."
+    assert in_documented_layout({"date": "1 February"}, params, task) == {"date": "1 February"}
+    assert in_documented_layout({"date": "30 February 2023"}, params) == {"date": "30 February 2023"}  # no such day
 
 
 def test_unchanged_arguments_are_the_same_object() -> None:

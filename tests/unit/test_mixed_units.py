@@ -29,6 +29,9 @@ def test_a_number_joined_to_a_quantity_has_its_unit() -> None:
     task = "Cycled 14 miles on Saturday and 9 on Sunday. What's the weekend total in kilometres?"
     miles = ({"value": 14, "from_unit": "mi", "to_unit": "km"}, "22.530816")
     assert unconverted_term({"expression": "22.530816 + 9"}, task, SHAPE, [miles]) == (9.0, "mi", "22.530816", "km")
+    plus = "What is 25 pounds in kilograms, plus 3?"  # an operation on the quantity, not another one
+    pounds = ({"value": 25, "from_unit": "lb", "to_unit": "kg"}, "11.339809")
+    assert unconverted_term({"expression": "11.339809 + 3"}, plus, SHAPE, [pounds]) is None
     other = "Cycled 14 miles on Saturday. Add 9 to the total in kilometres."  # another sentence: a plain number
     assert unconverted_term({"expression": "22.530816 + 9"}, other, SHAPE, [miles]) is None
 

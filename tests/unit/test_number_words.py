@@ -22,6 +22,8 @@ from agentcore.tools.function import tool
         ("add twenty-five, or twenty five", "add 25, or 25"),
         ("two hundred and fifty people, two dozen eggs", "250 people, 24 eggs"),
         ("a hundred and twenty dollars, three thousand steps", "120 dollars, 3000 steps"),
+        ("five hundred thousand dollars, two thousand five hundred", "500000 dollars, 2500"),
+        ("Convert fifty USD to EUR", "Convert 50 USD to EUR"),  # a code after it is no name
         ("seven days a week for the tablet's ten users", "7 days a week for the tablet's 10 users"),
     ],
 )
@@ -36,6 +38,9 @@ def test_spelled_quantities_become_digits(task: str, written: str) -> None:
         'Reverse "ten green bottles"',
         "Which one is cheaper, and how often?",  # "one" alone, and "ten" inside a word
         "two-thirds of it and three quarters of that",  # fractions are operations
+        "Book it for the twenty fourth of May",  # an ordinal written apart
+        "How many letters are in the word seven?",  # the word itself is the data
+        "two three four",  # no one number
         "What is 12 times 4?",
         "Play Seven Nation Army by the White Stripes",  # a name
         "Is Ocean's Eleven on tonight?",

@@ -63,6 +63,12 @@ from agentcore.tools.function import tool
             "50 - (7.25 + 8.75)",
         ),
         ("7.25 + 8.75 + 50", "What do a cable, a mug and 50 pens cost?", ["7.25", "8.75"], "7.25 + 8.75 + 50"),
+        (
+            "199 + 45 + 12",
+            "Look up a monitor and a keyboard, add the 12 fee. How much is left to pay?",
+            ["199", "45"],
+            "199 + 45 + 12",
+        ),
     ],
 )
 def test_in_task_order(expression: str, task: str, results: list[str], runs: str) -> None:

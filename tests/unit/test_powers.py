@@ -35,6 +35,7 @@ def lookup(key: str) -> str:
         ("What is the price of a desk?", None),
         ('The word count of "To be or not to be", squared.', 2),  # independent1's ar11: set off by a comma
         ("If m is the monitor's price, what's m squared minus m?", 2),  # ar26: a letter for a value
+        ("The floor is 20 m squared; what does the tile cost?", None),  # a unit symbol after a number
     ],
 )
 def test_named_power(task: str, exponent: int | None) -> None:

@@ -20,6 +20,8 @@ HOTEL = "Booked a hotel room: check-in 2024-08-12, check-out 2024-08-19, $95 a n
         ("I run 5 km every morning, 7 days a week.", {5.0, 7.0}),
         ("Tickets are 12 per person.", {12.0}),
         ("Add 25 for shipping and take off a $10 coupon.", set()),
+        ("Look up the laptop price and add 50 for a warranty.", set()),  # a purpose, not a unit
+        ("Add 15 as a tip.", set()),
         ("What do 3 chairs and a desk cost?", set()),
         ("Subtract 4 a total of three times.", set()),
     ],

@@ -59,6 +59,10 @@ def calculator(expression: str) -> str:
             ("Convert 2 km to m", "add 350, and express the sum in miles"),  # a unit to reach: the conversion check's
         ),
         ("Get x, then read y and sum both", ("Get x", "read y", "sum both")),
+        (
+            "Look up the keyboard price, then take 10, then halve it",
+            ("Look up the keyboard price", "take 10", "halve it"),
+        ),
         (  # a value given opens the step that takes it (independent1's ar21)
             "Take 40 °C, convert it to Fahrenheit, add 10, and halve the result",
             ("Take 40 °C, convert it to Fahrenheit", "add 10", "halve the result"),

@@ -96,6 +96,13 @@ def test_the_other_quantity_goes_to_the_unit_asked_for(task: str, value: float, 
     assert as_named(arguments, SHAPE, task) == {"value": fixed[0], "from_unit": fixed[1], "to_unit": fixed[2]}
 
 
+def test_two_conversions_asked_each_run_as_written() -> None:
+    task = "How many miles is 10 km, and how many km is 6 miles?"
+    arguments = {"value": 10, "from_unit": "km", "to_unit": "mi"}
+    assert as_named(arguments, SHAPE, task) == arguments
+    assert [(n.unit, n.number) for n in named_units("It holds 120 square feet.", SHAPE)] == [("ft", None)]
+
+
 def test_a_number_the_task_writes_without_a_unit_is_left_alone() -> None:
     arguments = {"value": 13.09, "from_unit": "km", "to_unit": "ft"}
     assert as_named(arguments, SHAPE, "Convert 10 miles to km, subtract 3, and give it in meters.") is arguments

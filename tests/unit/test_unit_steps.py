@@ -23,6 +23,10 @@ def test_a_factor_that_stood_beside_no_converted_number_stays() -> None:
     assert without_unit_step(arguments, "calculator", [CONVERTED], PLANKS) is arguments  # never beside the 3
     other = ("calculator", {"expression": "7 * 1000"}, "7000")
     assert without_unit_step(arguments, "calculator", [other, CONVERTED], PLANKS) is arguments
+    circle = "A round table has a radius of 3 feet. What is its area in square centimeters?"
+    pi = [("calculator", {"expression": "3 * 3 * 3.14159"}, "28.27431"), CONVERTED]
+    kept = {"expression": "3.14159 * 91.44 * 91.44"}
+    assert without_unit_step(kept, "calculator", pi, circle) is kept  # pi is no unit factor
     task = "A plank is 3 feet long. How many centimeters are 7 planks, times 1000?"
     assert without_unit_step(arguments, "calculator", [OPENING, CONVERTED], task) is arguments  # the task's own
 
