@@ -24,7 +24,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from agentcore.grounding import COUNTED, FUNCTION_WORDS, item_steps
+from agentcore.function_words import FUNCTION_WORDS
+from agentcore.grounding import COUNTED, item_steps
 from agentcore.unfinished import BARE_NUMBER, argument_values, leaves, unused_numbers, values_in
 from agentcore.unit_names import is_unit
 

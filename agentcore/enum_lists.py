@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentcore.grounding import FUNCTION_WORDS
+from agentcore.function_words import FUNCTION_WORDS
 from agentcore.unstated import STEM, tokens
 
 ABBREVIATION = 4  # a written word this long that starts a value's word names it ("carb" for "carbohydrates")

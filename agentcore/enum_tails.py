@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentcore.grounding import FUNCTION_WORDS
+from agentcore.function_words import FUNCTION_WORDS
 
 TAIL_CHARS = 16  # "fahrenheit", "milliliters": a word's remaining letters, bounded so it cannot run on
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from agentcore.function_words import FUNCTION_WORDS
 from agentcore.lemmas import same_word
 from agentcore.steps import STEP_VERBS
 from agentcore.unfinished import leaves, numbers_in, spelled_numbers
@@ -23,17 +24,6 @@ from agentcore.unfinished import leaves, numbers_in, spelled_numbers
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _POSSESSIVE = re.compile(r"'s?$")
 _NAME = re.compile(r"[A-Za-z][A-Za-z' ->]*")  # words only ("country -> capital"): no expression, date or number
-# Function words are never candidates for a value: a short general list, not the benchmark's vocabulary.
-_FUNCTION_TEXT = (
-    "a about after all also an and any are as at be been before being but by can could did do does each "
-    "for from had has have how i if in into is it its itself me more most much my no not of off on once "
-    "only or other our out over per same she should so some such than that the their them then there "
-    "these they this those through to too under until up very was we were what when where which while who "
-    "whom why will with would you your look find get give tell show calculate compute use many cost costs "
-    "weigh weighs pay take come comes among between across during without within against times plus minus over "
-    "together total one two three four five six seven eight nine ten twelve twenty hundred thousand"  # quantities
-)
-FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 MAX_CANDIDATES = 8
 
 

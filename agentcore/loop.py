@@ -14,6 +14,7 @@ from typing import Any
 
 from agentcore import comparisons, prompting
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
+from agentcore.call_forms import in_documented_form
 from agentcore.conversions import conversion_instead
 from agentcore.count_checks import answer_after_total, done_again_answer, total_answer
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
@@ -22,7 +23,6 @@ from agentcore.fetch_first import held_first
 from agentcore.loop_checks import (
     CALL_CHECKS,
     asked_only,
-    in_documented_form,
     placeholder_call,
     stale_again,
     step_items,

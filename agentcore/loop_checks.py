@@ -11,34 +11,17 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agentcore import enum_tails, prompting
-from agentcore.asked_units import asked_unit, with_time_factor
-from agentcore.bare_counts import item_values, with_item_values, with_missing_count, with_own_values
-from agentcore.comparisons import as_difference
-from agentcore.copy_slips import with_task_zeros
+from agentcore import prompting
 from agentcore.count_checks import counted_twice_call, counts_multiplied_call, done_again_call
-from agentcore.dates import in_documented_layout
 from agentcore.enum_lists import named_only
 from agentcore.enum_named import choices, named_choices
-from agentcore.formats import from_examples
-from agentcore.grounding import invented_optional, mentions, placeholders, task_words, unsupplied, with_value
-from agentcore.messages import NoticePart, SystemPart, ToolCall, ToolSpec
+from agentcore.grounding import mentions, placeholders, task_words, unsupplied, with_value
+from agentcore.messages import NoticePart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.mixed_units import conversion_of, unconverted_term
 from agentcore.notice_texts import clip
-from agentcore.operand_order import in_task_order
-from agentcore.places import real_places
-from agentcore.portions import of_results
-from agentcore.powers import without_unasked_powers
-from agentcore.quotes import as_quoted
-from agentcore.rate_sums import as_products
-from agentcore.rates import as_fractions
-from agentcore.roles import in_named_places
-from agentcore.run_reads import good_steps, item_tools, unused_task_numbers, unused_words
-from agentcore.runaway import cut_short
-from agentcore.stand_ins import with_results
-from agentcore.step_order import current_step_only
-from agentcore.tool_fit import closer_tool, tool_docs, unrelated
+from agentcore.run_reads import good_steps, item_tools, spoken_text, unused_task_numbers, unused_words
+from agentcore.tool_fit import closer_tool, unrelated
 from agentcore.unfinished import (
     BARE_NUMBER,
     argument_values,
@@ -56,8 +39,7 @@ from agentcore.unfinished import (
     without_made_up_factors,
     without_term,
 )
-from agentcore.unit_names import as_named, converter, named_units
-from agentcore.unit_steps import without_unit_step
+from agentcore.unit_names import converter, named_units
 from agentcore.unstated import unstated
 
 if TYPE_CHECKING:
@@ -145,7 +127,7 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
         return False
     given = "\n".join(m.content for m in run.messages if m.role != "assistant" and not isinstance(m.part, NoticePart))
     values = unsupplied(call.arguments, spec.parameters, spec.description, given)
-    spoken = _spoken(run)
+    spoken = spoken_text(run)
     wrong = [
         _misfit_text(name, value, kind, spec.parameters)
         for name, value, kind in misfits(call.arguments, spec.parameters, spoken)
@@ -229,18 +211,6 @@ def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -
     doc = str((parameters.get("properties") or {}).get(name, {}).get("description", "")).strip()
     takes = f" ({clip(doc, 80)})" if doc else ""
     return f"{value!r} is {kind}, which {name}{takes} does not take"
-
-
-def _spoken(run: Run) -> str:
-    """What the user and the tools wrote: the messages, less the model's turns, the loop's notices and the
-    system prompt's tool docs and rules (the agent's instructions stay)."""
-    texts = []
-    for message in run.messages:
-        if isinstance(message.part, SystemPart):
-            texts.extend(message.part.texts("instructions"))
-        elif message.role != "assistant" and not isinstance(message.part, NoticePart):
-            texts.append(message.content)
-    return "\n".join(texts)
 
 
 def stale_call(run: Run, call: ToolCall) -> bool:
@@ -469,12 +439,6 @@ def _worked_out(run: Run, call: ToolCall) -> bool:
     return bool(texts) and all(BARE_NUMBER.fullmatch(t.strip()) and not values_in(t) <= known for t in texts)
 
 
-def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
-    """`arguments` less the optional ones whose numbers no one gave (`grounding.invented_optional`)."""
-    invented = invented_optional(arguments, spec.parameters, spec.description, _spoken(run))
-    return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
-
-
 def asked_only(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, less the optional arguments no one asked for (agentcore.unstated): the tool's defaults
     apply. Lists of enum values keep the values the conversation names (agentcore.enum_lists). Applied once the
@@ -485,7 +449,7 @@ def asked_only(run: Run, call: ToolCall) -> ToolCall:
     lists = any(isinstance(v, list) for v in call.arguments.values())
     if spec is None or (set(call.arguments) <= required and not lists and not _enum_values(spec, call)):
         return call  # most calls: no optional argument, list or choice to judge, so the conversation is not read
-    spoken = _spoken(run)
+    spoken = spoken_text(run)
     chosen = named_choices(call.arguments, spec.parameters, spoken)
     if chosen is not call.arguments:
         run.notice("an enum value no one named gave way to the one the conversation names", call=call.signature())
@@ -503,102 +467,6 @@ def _enum_values(spec: ToolSpec, call: ToolCall) -> bool:
     """Whether the call writes a value of a string enum or of documented choices (agentcore.enum_named)."""
     properties = spec.parameters.get("properties") or {}
     return any(isinstance(v, str) and v in choices(properties.get(k)) for k, v in call.arguments.items())
-
-
-def _one_step(run: Run, arguments: dict[str, Any], results: list[str]) -> dict[str, Any]:
-    """An expression that also does a later step of the plan, out of the task's order, as its own step only
-    (agentcore.step_order)."""
-    step = run.plan.current
-    if step is None or run.plan.fetching:
-        return arguments
-    later = run.plan.steps[run.plan.done + 1 :]
-    fixed = {k: current_step_only(v, step, results, later) if isinstance(v, str) else v for k, v in arguments.items()}
-    return fixed if fixed != arguments else arguments
-
-
-def _as_named(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
-    """A converter's call from the unit the task writes its number in to the unit it asks for (unit_names)."""
-    shape = converter(spec.parameters)
-    return as_named(arguments, shape, run.ctx.task) if shape is not None else arguments
-
-
-def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict[str, Any]:
-    """Arithmetic on a count of one unit of time, converted with a factor that is not the one to the unit the task
-    asks for, goes with that factor (`2 * 60` for the minutes in 2 days runs as `2 * 1440`; asked_units)."""
-    specs = {spec.name: spec for spec in run.specs}
-    fixed = arguments
-    for step in done:
-        spec = specs.get(step.call.name) if step.call is not None else None
-        units = asked_unit(run.ctx.task, tool_docs(spec)) if spec is not None else None
-        result = (step.result or "").strip()
-        if units is None or not BARE_NUMBER.fullmatch(result):
-            continue
-        fixed = {
-            key: with_time_factor(value, result, units[1], units[0], run.ctx.task) if isinstance(value, str) else value
-            for key, value in fixed.items()
-        }
-    return fixed if fixed != arguments else arguments
-
-
-def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
-    """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number into
-    a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city alone
-    that the argument's docs give as an example with its state goes as the example ("New York" -> "New York, NY";
-    agentcore.formats) and a state its city is not in goes as the city's own ("San Francisco, TX" -> "San Francisco,
-    CA"; agentcore.places), and an enum value that only starts the task's word goes as the value that word names
-    (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names added as its bare
-    fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85 * 0.5";
-    agentcore.portions), and two results added where the task asks how much one exceeds the other go as their difference
-    ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and the task's divisor or amount taken away written first
-    goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and a rate of the task added to a count goes
-    times it ("95 + 7" for 7 nights at "$95 a night"; agentcore.rate_sums), and a near copy of a text the task quotes
-    goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date goes in the layout its docs
-    name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument whose numbers no one gave is left out
-    (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
-    (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
-    pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
-    place of its result goes as that result (agentcore.stand_ins), and a power of a result the task never asks for
-    goes as the result ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone
-    into a sum that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 *
-    7.25"; agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64 + 2 * 45.9"
-    for 3 keyboards and 2 webcams), and an expression that also does a later step of the
-    plan against precedence goes as its own step (step_order), and a count of days converted with the wrong factor goes
-    with the right one (`2 * 60` for minutes; asked_units), and a unit factor of the model's own carried onto the
-    converter's result that replaced it goes (`91.44 * 7 * 1000` after `3 * 7 * 1000` and 3 ft in cm; unit_steps),
-    and an argument that runs on in a decoding loop goes with
-    its repeated operation once (agentcore.runaway), and a long number of the task copied with a zero too few or
-    too many goes as the task writes it (agentcore.copy_slips)."""
-    spec = next((spec for spec in run.specs if spec.name == call.name), None)
-    if spec is None:
-        return call
-    done = [step for step in good_steps(run) if step.call is not None]
-    results = [step.result or "" for step in done]
-    earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
-    written = with_task_zeros(cut_short(call.arguments), run.ctx.task)
-    arguments = {key: with_results(value, call.name, earlier) for key, value in written.items()}
-    items = [(given, result) for name, given, result in earlier if name != call.name]
-    arguments = without_unasked_powers(arguments, run.ctx.task, results, item_values(run.ctx.task, items))
-    arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
-    arguments = {key: with_own_values(value, run.ctx.task, items) for key, value in arguments.items()}
-    arguments = {key: with_missing_count(value, run.ctx.task, items) for key, value in arguments.items()}
-    arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
-    arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
-    arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
-    arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results)
-    arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
-    arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
-    arguments = _time_factors(run, done, _as_named(run, spec, arguments))
-    arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
-    arguments = in_documented_layout(arguments, spec.parameters, run.ctx.task)
-    arguments = in_named_places(arguments, spec.parameters, run.ctx.task)
-    arguments = _without_invented(run, spec, arguments)
-    if arguments is call.arguments:
-        return call
-    fixed = ToolCall(name=call.name, arguments=arguments)
-    run.notice(
-        "tool call written in the form its docs and the task give", call=call.signature(), fixed=fixed.signature()
-    )
-    return fixed
 
 
 def mixed_units_call(run: Run, call: ToolCall) -> bool:

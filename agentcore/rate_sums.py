@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentcore.grounding import FUNCTION_WORDS
+from agentcore.function_words import FUNCTION_WORDS
 from agentcore.unfinished import BARE_NUMBER, values_in
 
 # "$95 a night", "8 cents a word", "5 km every morning", "3 per person": a number, an optional unit word, and

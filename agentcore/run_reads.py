@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from agentcore.done_again import is_arithmetic
 from agentcore.grounding import mentions, parallel_unused, task_words
+from agentcore.messages import NoticePart, SystemPart
 from agentcore.result import Step
 from agentcore.unfinished import BARE_NUMBER, leaves, open_results, unused_numbers
 
@@ -129,3 +130,15 @@ def items_after_failure(run: Run, call: ToolCall) -> tuple[tuple[str, ...], froz
     fetchers = item_tools(run) - {call.name}
     words = unused_words(run) if fetchers else []
     return (tuple(words), fetchers) if words else ((), frozenset())
+
+
+def spoken_text(run: Run) -> str:
+    """What the user and the tools wrote: the messages, less the model's turns, the loop's notices and the
+    system prompt's tool docs and rules (the agent's instructions stay)."""
+    texts = []
+    for message in run.messages:
+        if isinstance(message.part, SystemPart):
+            texts.extend(message.part.texts("instructions"))
+        elif message.role != "assistant" and not isinstance(message.part, NoticePart):
+            texts.append(message.content)
+    return "\n".join(texts)

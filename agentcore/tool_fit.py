@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.grounding import FUNCTION_WORDS
+from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
 
 LEAST_SHARED = 2

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from agentcore.grounding import FUNCTION_WORDS
+from agentcore.function_words import FUNCTION_WORDS
 
 _TOKEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)|([A-Za-z]+)")
 MIN_VALUES = 3  # an enum of fewer values is a choice, not a unit table

@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentcore.grounding import FUNCTION_WORDS, stated_numbers
+from agentcore.function_words import FUNCTION_WORDS
+from agentcore.grounding import stated_numbers
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
