@@ -25,6 +25,8 @@ from agentcore.unfinished import numbers_in
 _COMPARISON = re.compile(
     r"\bhow (?:much|many)\b[^?.!]*(?:\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bthan\b|\bexceed)"
     r"|\b(?:difference|gap)\b[^?.!]*\bbetween\b"
+    # "Is a usb cable dearer than five pens? By how much, in dollars?" (independent5's bx18): the next sentence asks
+    r"|\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bthan\b[^?.!]*[?.!]\s*by how (?:much|many)\b"
     r"|\bwhich\b[^?.!]*\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bby how (?:much|many)\b",
     re.I,
 )
@@ -33,6 +35,9 @@ _RATIO = re.compile(r"\bhow many times\b[^?.!]*\b(?:than|as)\b", re.I)
 _NUM = r"\d+(?:\.\d+)?"
 _PAIR = re.compile(rf"\s*({_NUM})\s*([-+])\s*({_NUM})\s*")
 _ANY_PAIR = re.compile(rf"\s*({_NUM})\s*([-+*/])\s*({_NUM})\s*")
+# Two terms, each a number or a count times a number: "5 * 1.2 + 8.75", five pens beside a cable.
+_TERM = rf"{_NUM}(?:\s*\*\s*{_NUM})?"
+_TERMS = re.compile(rf"\s*({_TERM})\s*([-+])\s*({_TERM})\s*")
 
 
 def asks_difference(task: str) -> bool:
@@ -85,12 +90,29 @@ def _ratio(value: Any, returned: set[float]) -> Any:
 def _difference(value: Any, returned: set[float]) -> Any:
     pair = _returned_pair(value, returned, _PAIR)
     if pair is None:
-        return value
+        return _counted_difference(value, returned)
     first, sign, second = pair
     if sign == "-" and float(first) > float(second):
         return value  # the difference as asked
     high, low = _ordered(first, second)
     return f"{high} - {low}"
+
+
+def _counted_difference(value: Any, returned: set[float]) -> Any:
+    """Two terms added, one of them a count times a returned number and the other a returned number or such a
+    product: "5 * 1.2 + 8.75" for "Is a usb cable dearer than five pens?" runs as `8.75 - 5 * 1.2`."""
+    match = _TERMS.fullmatch(value) if isinstance(value, str) else None
+    if match is None or "*" not in value:
+        return value
+    first, sign, second = match.groups()
+    terms = [[float(n) for n in term.split("*")] for term in (first, second)]
+    if not all(any(round(n, 9) in returned for n in term) for term in terms):
+        return value
+    totals = [term[0] * (term[1] if len(term) > 1 else 1) for term in terms]
+    if totals[0] == totals[1] or (sign == "-" and totals[0] > totals[1]):
+        return value
+    high, low = (first, second) if totals[0] > totals[1] else (second, first)
+    return f"{high.strip()} - {low.strip()}"
 
 
 def _returned_pair(value: Any, returned: set[float], pattern: re.Pattern[str]) -> tuple[str, str, str] | None:

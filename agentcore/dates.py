@@ -37,7 +37,8 @@ _MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", 
 _MONTHS = {name: number for number, month in enumerate(_MONTH_NAMES, 1) for name in (month, month[:3])} | {"sept": 9}
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ORDINAL = r"(?:st|nd|rd|th)?"
-_IN_WORDS = re.compile(
+# A date with its month in words: "2nd of August 2025", "March 4th, 2024", "1 June".
+IN_WORDS = re.compile(
     rf"(?:(?P<d1>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<m1>{_MONTH})\.?|(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}}){_ORDINAL})"
     rf",?(?:\s+(?P<y>\d{{4}}))?",
     re.IGNORECASE,
@@ -52,7 +53,7 @@ def documented_layout(description: str) -> tuple[str, str] | None:
 
 def _in_words(value: str, task: str) -> tuple[int, int, int] | None:
     """(year, month, day) of a date with its month in words; its year the task's one year where it writes none."""
-    match = _IN_WORDS.fullmatch(value)
+    match = IN_WORDS.fullmatch(value)
     if match is None:
         return None
     day = int(match.group("d1") or match.group("d2"))
@@ -70,7 +71,7 @@ def _in_words(value: str, task: str) -> tuple[int, int, int] | None:
 def _task_year(task: str, month: int) -> int | None:
     """The year of the task's one dated month-word date, where that date's month is not before `month`: "1 June to
     21 June 2024" gives 2024 to "1 June"; "Dec 20 to Jan 5 2025" gives none (the range crosses a year)."""
-    dated = [m for m in _IN_WORDS.finditer(task) if m.group("y")]
+    dated = [m for m in IN_WORDS.finditer(task) if m.group("y")]
     if len({m.group("y") for m in dated}) != 1:
         return None
     last = dated[-1]

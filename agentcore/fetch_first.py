@@ -33,7 +33,9 @@ from typing import TYPE_CHECKING
 
 from agentcore.done_again import is_arithmetic
 from agentcore.grounding import mentions
-from agentcore.messages import ToolCall
+from agentcore.messages import ToolCall, ToolSpec
+from agentcore.probe import free_string
+from agentcore.quotes import quoted
 from agentcore.run_reads import good_steps, used_text
 from agentcore.unfetched import Probe, fetchable
 from agentcore.unfinished import argument_numbers, leaves, made_up_inputs, plain
@@ -56,7 +58,9 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     made = [unknown for index, unknown in made_up_inputs(run.ctx.task, [*done, (call.arguments, "")], 1)
             if index == len(done)]  # fmt: skip
     if not made:
-        return not done and _numbers_only(run, call) and await _first_held(run, call, set(), probe)
+        if done or not _numbers_only(run, call):
+            return False
+        return await _first_held(run, call, set(), probe) or _quote_first(run, call)
     if done:
         return _held_again(run, call, made[0])
     return await _first_held(run, call, made[0], probe)
@@ -68,6 +72,26 @@ async def _first_held(run: Run, call: ToolCall, unknown: set[float], probe: Prob
     run.fetch_first_checked = True
     run.fetch_first_items = await fetchable(run, {call.name}, probe)
     return bool(run.fetch_first_items) and _hold(run, call, unknown, run.fetch_first_items)
+
+
+def _quote_first(run: Run, call: ToolCall) -> bool:
+    """Hold a first calculation on the task's numbers alone where the task quotes a text and another offered
+    tool takes one text: "$0.15 per word on a banner plus a flat $4. My slogan is "..."" opened with `0.15 + 4`
+    and was answered 4.15, the slogan never counted (independent5's bx22). A text tool takes any text, so the
+    probes, which look for items only one tool accepts, never name the quote."""
+    texts = tuple(quoted(run.ctx.task))
+    takers = [spec for spec in run.specs if spec.name != call.name and _takes_one_text(spec)]
+    if not texts or not takers or run.fetch_first_holds:
+        return False
+    run.fetch_first_items = texts
+    return _hold(run, call, set(), texts)
+
+
+def _takes_one_text(spec: ToolSpec) -> bool:
+    properties = spec.parameters.get("properties")
+    if not isinstance(properties, dict) or len(properties) != 1:
+        return False
+    return free_string(next(iter(properties.values())))
 
 
 def _numbers_only(run: Run, call: ToolCall) -> bool:

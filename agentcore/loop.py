@@ -38,6 +38,7 @@ from agentcore.result import RunStatus, Step
 from agentcore.run_reads import REPEATED, good_steps, items_after_failure, pending_again, results_since
 from agentcore.run_state import Run
 from agentcore.stand_ins import names_for_results
+from agentcore.unfetchable import unfetchable_words
 from agentcore.unfetched import CONTROL, placeholder_alternatives, unfetched_items
 from agentcore.unfinished import (
     argument_values,
@@ -179,6 +180,7 @@ class FinalTurn:
     async def execute(self, run: Run) -> NextStep:
         run.messages.append(prompting.assistant_turn(None, self.content, self.raw))
         run.probed_items = await probed_items(run, self.content)
+        run.unfetchable = await unfetchable_words(run, lambda calls: timed_outcomes(run, calls))
         run.items_probed = run.items_probed or bool(run.probed_items)
         run.unfetched = await unfetched_items(run, self.content, lambda calls: timed_outcomes(run, calls))
         if any(check(run, self.content) for check in ANSWER_CHECKS):

@@ -1,5 +1,5 @@
 """Quantities a task spells out, written as digits: "two chairs" as "2 chairs", "half a dozen notebooks" as "6
-notebooks", "a fifty" as "a 50".
+notebooks", "a couple of pens" as "2 pens", "a fifty" as "a 50".
 
 The loop's checks read a task's numbers from its digits (which numbers no call used yet, which numbers a call
 made up), and a 0.5B model copies digits into a call far more reliably than it turns words into them. On a dev
@@ -43,6 +43,8 @@ _NOT_A_COUNT = re.compile(
 )
 _HALF_DOZEN = re.compile(r"\bhalf\s+a\s+dozen\b", re.IGNORECASE)
 _A_DOZEN = re.compile(r"\b(?:a|one)\s+dozen\b", re.IGNORECASE)
+# "a couple of chairs" is two of them (independent5's bx13 priced one chair); "a couple" alone may be people.
+_A_COUPLE = re.compile(r"\ba\s+couple\s+of\b", re.IGNORECASE)
 
 
 def with_digits(task: str) -> str:
@@ -58,6 +60,7 @@ def with_digits(task: str) -> str:
 def _digits(text: str) -> str:
     text = _HALF_DOZEN.sub("6", text)
     text = _A_DOZEN.sub("12", text)
+    text = _A_COUPLE.sub("2", text)
     return _RUN.sub(_written, text)
 
 

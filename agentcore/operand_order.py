@@ -26,7 +26,13 @@ _NUM = r"\d+(?:\.\d+)?"
 # Two numbers and an operator, and perhaps the model's own "= 829" after them (it goes when the pair is rewritten).
 _PAIR = re.compile(rf"\s*({_NUM})\s*([-/*<+])\s*({_NUM})\s*(?:=\s*-?{_NUM}\s*)?")
 # Before the number: what it divides by, or what is taken away ("divided by 3", "minus 20", "take away 30").
-_DIVISOR = r"\b(?:divided|divide|split|shared|share)\s+(?:\w+\s+){{0,3}}?(?:by|among|between)\s+{n}(?!\d|\.\d)"
+_DIVISOR = (
+    r"\b(?:divided|divide|split|shared|share)\s+(?:\w+\s+){{0,3}}?(?:by|among|between)\s+{n}(?!\d|\.\d)"
+    # "split what's left five ways", "in 4 equal legs", "over 3 equal monthly installments" (independent1's ar23,
+    # independent5's bx33, bx23): a count of equal parts is a divisor; "over 3 months" alone is none.
+    r"|\b(?:divided|divide|split|shared|share)\s+(?:\S+\s+){{0,4}}?{n}\s+ways\b"
+    r"|\b(?:in|into|over)\s+{n}\s+equal\b"
+)
 _BY = r"(?:cut|reduced|lowered|decreased|dropped)\s+by"  # "cut by 29" (compose26's ag04)
 # "knock off 18", "take off a $10 coupon", "knock the $35 deposit I already paid off its price" (independent1's
 # ar23, ar24, ar05): the verb's particle before or after its object.

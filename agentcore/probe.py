@@ -137,6 +137,11 @@ def item_alternatives(call: ToolCall, spec: ToolSpec, task: str, used: Collectio
     return found if len(found) <= MAX_WORD_PROBES else []
 
 
+def word_key(call: ToolCall, spec: ToolSpec, task: str) -> str | None:
+    """The argument of a read-only call that holds a word of the task (`key="printer"`), if any."""
+    return next((key for key, value, node in _arguments(call, spec) if _word_value(node, value, task)), None)
+
+
 def _singular(word: str) -> str:
     """A word as used and as the task may write it: "keyboards" was used as "keyboard"."""
     return word.casefold().removesuffix("s")

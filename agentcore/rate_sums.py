@@ -3,8 +3,9 @@
 "Booked a hotel room: check-in 2024-08-12, check-out 2024-08-19, $95 a night. What will the room come to?" ran
 `date_diff` (7 nights) and then `95 + 7` (independent1's ar15, written by an author who saw no code). A number the
 task writes as so much "a", "an", "per", "each" or "every" something is a rate: it scales a count, and a sum of
-the rate and one tool result alone is never what the task asks. Such a sum runs as their product. A sum with a
-number of the task beside it ("95 + 20" for a fee) is the model's own business and stays.
+the rate and a tool result is never what the task asks. Such a sum runs as their product, with any other terms
+still added ("84 + 120 + 500" for $120 per day over 84 days and a $500 fee). A sum of the rate and a number of
+the task ("95 + 20" for a fee) is the model's own business and stays.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ _RATE = re.compile(
     r"(?!(?:total|few|lot|bit|half)\b)[a-z]",
     re.IGNORECASE,
 )
-_SUM = re.compile(rf"^\s*({BARE_NUMBER.pattern})\s*\+\s*({BARE_NUMBER.pattern})\s*$")
+_TERMS = re.compile(rf"^\s*{BARE_NUMBER.pattern}(?:\s*\+\s*{BARE_NUMBER.pattern})+\s*$")  # a plain sum
 
 
 def rates(task: str) -> set[float]:
@@ -48,12 +49,18 @@ def as_products(arguments: dict[str, Any], task: str, results: list[str]) -> dic
 
 
 def _product(expression: str, given: set[float], counts: set[float]) -> str:
-    match = _SUM.match(expression)
-    if match is None:
+    """The sum with its one rate and its one count written as their product, in the rate's place: "84 + 120 +
+    500" for "$120 per day, plus a one-off $500 setup fee" over 84 days runs as `84 * 120 + 500` (independent5's
+    bx21); the sum as written where the rate or the count is not one term alone."""
+    if _TERMS.match(expression) is None:
         return expression
-    left, right = float(match.group(1)), float(match.group(2))
-    if (left in given and right in counts and right not in given) or (
-        right in given and left in counts and left not in given
-    ):
-        return f"{match.group(1)} * {match.group(2)}"
-    return expression
+    terms = [term.strip() for term in expression.split("+")]
+    values = [float(term) for term in terms]
+    rated = [i for i, v in enumerate(values) if v in given]
+    counted = [i for i, v in enumerate(values) if v in counts and v not in given]
+    if len(rated) != 1 or len(counted) != 1:
+        return expression
+    rate, count = rated[0], counted[0]
+    product = f"{terms[min(rate, count)]} * {terms[max(rate, count)]}"
+    rest = [term for i, term in enumerate(terms) if i not in (rate, count)]
+    return " + ".join([product, *rest])

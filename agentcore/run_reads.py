@@ -74,7 +74,13 @@ def unused_words(run: Run) -> list[str]:
     """The task's own content words (not the tools' docs, not an instruction verb) that no call or result has,
     standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards;
     else those the last read-only tool accepts (`Run.probed_items`: "... than a tablet" after the laptop)."""
-    return parallel_unused(run.ctx.task, candidates(run), used_text(run)) or list(run.probed_items)
+    listed = [word for word in listed_unused(run) if word not in run.unfetchable]
+    return listed or list(run.probed_items)
+
+
+def listed_unused(run: Run) -> list[str]:
+    """The task's words that no call used, standing where a used one stands (`grounding.parallel_unused`)."""
+    return parallel_unused(run.ctx.task, candidates(run), used_text(run))
 
 
 def candidates(run: Run) -> list[str]:

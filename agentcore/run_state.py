@@ -70,6 +70,7 @@ class Run:
     unfinished_results: list[str] = field(default_factory=list)  # results an answer repeated; checked twice
     unfinished_named: bool = False  # an unfinished notice named task values no call used: one more check allowed
     unfinished_pending: tuple[int, tuple[str, ...], str] | None = None  # steps, numbers and result of that notice
+    unfetchable: tuple[str, ...] = ()  # listed task words the tool that fetched an item rejects (unfetchable)
     probed_items: tuple[str, ...] = ()  # task words the last read-only tool accepts that no call used (probe)
     resolved: set[str] = field(default_factory=set)  # calls run with the values their names stood for (named)
     unfetched: tuple[str, ...] = ()  # task words a read-only tool accepts, after one made-up number (unfetched)

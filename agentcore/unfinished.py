@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from agentcore.dates import IN_WORDS
+
 # Digits with an optional decimal part; thousands separators joined first ("12,500" is one number).
 # Not inside a Latin word or number ("mp3", "v2.1"); after CJK text it is a number ("最多10个": 10).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.\u00c0-\u024f])\d+(?:\.\d+)?(?![\d])")
@@ -71,7 +73,7 @@ def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     for match in _NUMBER.finditer(text):
         value = float(match.group())
         percent = bool(_PERCENT_AFTER.match(text, match.end()))
-        if value not in used and not (percent and _as_fraction(value) & used):
+        if value not in used and not (percent and _as_fraction(value) & used) and not _counts_a_list(text, match):
             unused.append(match.group())
     return list(dict.fromkeys(unused))
 
@@ -81,12 +83,32 @@ def _undated(value: Any) -> Any:
     and the 03 of "2022-03-01" is not the 3 of "times 3" (compose24's ae05 answered 61 days for "Days from
     2022-03-01 to 2022-05-01, times 3?": the date_diff call had taken the 3)."""
     if isinstance(value, str):
-        return _DATE.sub(lambda m: " " * len(m.group()), value)
+        # "from the 2nd of August 2025": the 2 and the 2025 went into the date tool's "2025-08-02" (independent5's
+        # bx17 was told the task still used 2, 2025 and 16, and added them up)
+        return IN_WORDS.sub(_blank, _DATE.sub(_blank, value))
     if isinstance(value, dict):
         return {key: _undated(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_undated(item) for item in value]
     return value
+
+
+# "18 kg, 21.5 kg and 16 kg": numbers, each perhaps with a unit word, listed with commas and a last "and".
+_LIST = re.compile(r"\d+(?:\.\d+)?(?:\s*[a-z]+)?(?:\s*,\s*\d+(?:\.\d+)?(?:\s*[a-z]+)?)*\s*,?\s+and\s+\d+(?:\.\d+)?")
+
+
+def _counts_a_list(text: str, match: re.Match[str]) -> bool:
+    """A whole number that counts the list of numbers after it in its sentence: "Our 3 suitcases weigh 18 kg,
+    21.5 kg and 16 kg" (independent5's bx32, told the task still used 3, added it to the weights' sum)."""
+    if not match.group().isdigit():
+        return False
+    sentence = re.split(r"[.!?](?:\s|$)", text[match.end() :], maxsplit=1)[0]
+    listed = _LIST.search(sentence)
+    return listed is not None and len(_NUMBER.findall(listed.group())) == int(match.group())
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 def _as_fraction(percent: float) -> set[float]:

@@ -114,7 +114,7 @@ def as_named(arguments: dict[str, Any], spec: Converter, task: str) -> dict[str,
     named = named_units(task, spec)
     source = next((n for n in named if n.number == float(value)), None)
     if source is None:
-        return arguments
+        return _the_measured_one(arguments, spec, task, named)
     other = _the_other_quantity(named, source)
     if other is not None:  # the number is in the unit asked for already: the other quantity is the one to convert
         fixed = {**arguments, spec.value: other.number, spec.source: other.unit, spec.target: source.unit}
@@ -124,6 +124,19 @@ def as_named(arguments: dict[str, Any], spec: Converter, task: str) -> dict[str,
         return arguments
     fixed = {**arguments, spec.source: source.unit, spec.target: target}
     return fixed if fixed != arguments else arguments
+
+
+def _the_measured_one(arguments: dict[str, Any], spec: Converter, task: str, named: Sequence[Named]) -> dict[str, Any]:
+    """A count of the task converted, where the task writes one quantity of the unit converted from: "Each shelf is
+    36 inches long and I need 7 of them" converted 7 inches (independent5's bx31). The quantity runs instead;
+    the same dict where the value is no number of the task or the unit measures no single quantity."""
+    value, unit = float(arguments[spec.value]), arguments.get(spec.source)
+    written = {float(match.group(1)) for match in _TOKEN.finditer(task) if match.group(1)}
+    measured = [n for n in named if n.number is not None and n.unit == unit]
+    if value not in written or len(measured) != 1 or measured[0].number == value:
+        return arguments
+    number = measured[0].number
+    return {**arguments, spec.value: int(number) if number.is_integer() else number}
 
 
 def _the_other_quantity(named: Sequence[Named], source: Named) -> Named | None:

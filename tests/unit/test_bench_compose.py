@@ -70,11 +70,12 @@ FRESH34 = load_task_file(TASKS_DIR / "fresh" / "compose34.jsonl")  # held out, r
 FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # held out, run once at the thirty-second stop
 FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # held out, run once at the thirty-second stop
 FRESH37 = load_task_file(TASKS_DIR / "fresh" / "compose37.jsonl")  # written for the next stop's held-out run
-# Dev tasks written by a helper session that saw neither the code nor any other task: 36 voices for tuning.
-INDEPENDENT1 = load_task_file(TASKS_DIR / "dev" / "independent1.jsonl")
+# Dev tasks written by helper sessions that saw neither the code nor any other task: 36 voices each for tuning.
+INDEPENDENTS = [load_task_file(TASKS_DIR / "dev" / f"independent{n}.jsonl") for n in (1, 5)]
+INDEPENDENT_DEV = [t for tasks in INDEPENDENTS for t in tasks]
 # Held out, written the same way: independent2 run at the start and the end of the thirty-second stop (its traces
-# never read), independent3 for the next stop.
-HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in (2, 3)]
+# never read), independent3 at the start of the thirty-third, independent4 at its start and end.
+HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in (2, 3, 4)]
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -124,7 +125,7 @@ def test_dev_and_test_halves_are_balanced_per_class(tasks: list[Task]) -> None:
 
 @pytest.mark.parametrize(
     "task",
-    [*COMPOSE, *TRAP, *INDEPENDENT1, *(t for split in [*FRESHES, *HELDOUT] for t in split)],
+    [*COMPOSE, *TRAP, *INDEPENDENT_DEV, *(t for split in [*FRESHES, *HELDOUT] for t in split)],
     ids=lambda t: t.id,
 )
 def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> None:
@@ -134,7 +135,7 @@ def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> N
 
 
 @pytest.mark.parametrize(
-    "task", [*COMPOSE, *INDEPENDENT1, *(t for split in [*FRESHES, *HELDOUT] for t in split)], ids=lambda t: t.id
+    "task", [*COMPOSE, *INDEPENDENT_DEV, *(t for split in [*FRESHES, *HELDOUT] for t in split)], ids=lambda t: t.id
 )
 def test_a_compose_answer_needs_every_step(task: Task) -> None:
     """Stopping early fails: no intermediate result, and no number in the task itself, passes the check."""
@@ -163,22 +164,26 @@ def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     assert not {t.task for t in fresh} & {t.task for t in others}
 
 
-def test_the_independent_dev_set_is_dev_and_new() -> None:
+@pytest.mark.parametrize("independent", INDEPENDENTS, ids=["independent1", "independent5"])
+def test_the_independent_dev_sets_are_dev_and_new(independent: list[Task]) -> None:
     """Six of each class, all dev, no id or task text shared with any other file."""
-    assert Counter(t.task_class for t in INDEPENDENT1) == {c: 6 for c in COMPOSE_CLASSES}
-    assert {t.split for t in INDEPENDENT1} == {"dev"} and {t.family for t in INDEPENDENT1} == {"compose"}
-    others = [*load_tasks(), *(t for split in FRESHES for t in split)]
-    assert not {t.id for t in INDEPENDENT1} & {t.id for t in others}
-    assert not {t.task for t in INDEPENDENT1} & {t.task for t in others}
+    assert Counter(t.task_class for t in independent) == {c: 6 for c in COMPOSE_CLASSES}
+    assert {t.split for t in independent} == {"dev"} and {t.family for t in independent} == {"compose"}
+    others = [
+        *load_tasks(),
+        *(t for split in [*FRESHES, *INDEPENDENTS] if split is not independent for t in split),
+    ]
+    assert not {t.id for t in independent} & {t.id for t in others}
+    assert not {t.task for t in independent} & {t.task for t in others}
 
 
-@pytest.mark.parametrize("heldout", HELDOUT, ids=["independent2", "independent3"])
+@pytest.mark.parametrize("heldout", HELDOUT, ids=["independent2", "independent3", "independent4"])
 def test_the_independent_held_out_sets_are_test_and_new(heldout: list[Task]) -> None:
     assert Counter(t.task_class for t in heldout) == {c: 6 for c in COMPOSE_CLASSES}
     assert {t.split for t in heldout} == {"test"} and {t.family for t in heldout} == {"compose"}
     others = [
         *load_tasks(),
-        *INDEPENDENT1,
+        *INDEPENDENT_DEV,
         *(t for split in [*FRESHES, *HELDOUT] if split is not heldout for t in split),
     ]
     assert not {t.id for t in heldout} & {t.id for t in others}

@@ -28,6 +28,8 @@ from agentcore.tools.function import tool
         ("Which is cheaper, a pen or a mug?", False),  # a choice, not an amount
         ("After buying a printer, by how much is my budget down?", False),  # no two things compared
         ("How many times more does a laptop cost than a tablet?", False),  # a ratio (compose34's ao09)
+        ("Is a usb cable dearer than five pens? By how much, in dollars?", True),  # independent5's bx18
+        ("Is a usb cable dearer than five pens? Tell me the total.", False),
     ],
 )
 def test_asks_difference(task: str, asks: bool) -> None:
@@ -50,6 +52,21 @@ def test_asks_difference(task: str, asks: bool) -> None:
 def test_as_difference(expression: str, results: list[str], runs: str) -> None:
     task = "How much more does a laptop cost than a tablet?"
     assert as_difference({"expression": expression}, task, results) == {"expression": runs}
+
+
+@pytest.mark.parametrize(
+    ("expression", "runs"),
+    [
+        ("5 * 1.2 + 8.75", "8.75 - 5 * 1.2"),  # independent5's bx18: five pens beside a cable, added
+        ("8.75 + 5 * 1.2", "8.75 - 5 * 1.2"),
+        ("8.75 - 5 * 1.2", "8.75 - 5 * 1.2"),  # the difference as asked
+        ("5 * 1.2 - 8.75", "8.75 - 5 * 1.2"),  # never negative
+        ("5 * 3 + 8.75", "5 * 3 + 8.75"),  # the product holds no returned number
+    ],
+)
+def test_a_count_times_a_price_beside_another_price_runs_as_their_difference(expression: str, runs: str) -> None:
+    task = "Is a usb cable dearer than 5 pens? By how much, in dollars?"
+    assert as_difference({"expression": expression}, task, ["8.75", "1.2"]) == {"expression": runs}
 
 
 @pytest.mark.parametrize(

@@ -159,3 +159,29 @@ async def test_a_long_task_in_a_users_own_voice_is_probed_for_its_items() -> Non
     result = await agent(model).run(task)
     assert result.steps[0].result == "not run: 10 would be made up"
     assert result.output == "37.1"
+
+
+@tool(read_only=True)
+def word_count(text: str) -> str:
+    """Count the words in a text."""
+    return str(len(text.split()))
+
+
+async def test_a_quoted_text_waits_for_the_tool_that_takes_it() -> None:
+    """independent5's bx22: `0.15 + 4` before the slogan was counted, and answered 4.15."""
+    task = 'A banner costs $0.15 per word plus a flat $4. My slogan is "Fresh bread every morning". The cost?'
+    done = [call("calculator", expression="4 * 0.15 + 4"), "4.6"]
+    model = ScriptedModel(
+        [call("calculator", expression="0.15 + 4"), call("word_count", text="Fresh bread every morning"), *done]
+    )
+    result = await agent(model, [word_count, calculator]).run(task)
+    assert result.steps[0].result == "not run: the task's items come first"
+    assert model.requests[1].messages == model.requests[0].messages  # taken back
+    assert [t.name for t in model.requests[1].tools] == ["word_count"]
+    assert result.output == "4.6"
+
+
+async def test_without_a_quote_the_tasks_numbers_run_beside_a_text_tool() -> None:
+    model = ScriptedModel([call("calculator", expression="0.15 * 20 + 4"), "7"])
+    result = await agent(model, [word_count, calculator]).run("A banner costs $0.15 per word for 20 words plus $4.")
+    assert result.output == "7" and not notices(result.trace)

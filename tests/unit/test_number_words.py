@@ -25,6 +25,8 @@ from agentcore.tools.function import tool
         ("five hundred thousand dollars, two thousand five hundred", "500000 dollars, 2500"),
         ("Convert fifty USD to EUR", "Convert 50 USD to EUR"),  # a code after it is no name
         ("seven days a week for the tablet's ten users", "7 days a week for the tablet's 10 users"),
+        ("What would a couple of chairs and one desk cost?", "What would 2 chairs and one desk cost?"),  # bx13
+        ("We were a couple on a trip.", "We were a couple on a trip."),  # no "of": no count
     ],
 )
 def test_spelled_quantities_become_digits(task: str, written: str) -> None:

@@ -53,6 +53,11 @@ from agentcore.tools.function import tool
             "159 - 35",
         ),
         ("159 + 18", "Printer price: double it, knock off 18, and split the rest.", ["159"], "159 - 18"),
+        # a count of equal parts divides (independent5's bx33, bx23; independent1's ar23)
+        ("42.164813 * 4", "A 26.2 mile relay in 4 equal legs: how long is each leg?", ["42.164813"], "42.164813 / 4"),
+        ("195 * 3", "Pay the rest over 3 equal monthly installments.", ["195"], "195 / 3"),
+        ("300 * 5", "Double it, knock off 18, and split what's left 5 ways.", ["300"], "300 / 5"),
+        ("120 * 3", "It is 120 a month over 3 months.", ["120"], "120 * 3"),  # no equal parts: a product
         ("38.88 + 10", "Add 20% tax on top and take off a $10 coupon at the till.", ["38.88"], "38.88 - 10"),
         ("159 + 35", "Look up the printer and add the $35 deposit.", ["159"], "159 + 35"),  # added, as asked
         # the change from an amount, the prices added to it (ar14)

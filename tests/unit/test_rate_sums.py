@@ -40,6 +40,15 @@ def test_a_rate_added_to_a_result_is_their_product() -> None:
     assert as_products({"expression": "95 + 7 * 2"}, HOTEL, ["7"]) == {"expression": "95 + 7 * 2"}  # not a sum of two
 
 
+def test_a_rate_and_a_count_among_more_terms_go_times_each_other() -> None:
+    """independent5's bx21: "$120 per day, plus a one-off $500 setup fee" over 84 days ran `84 + 120 + 500`."""
+    task = "Hosting runs from 2025-01-06 to 2025-03-31 at $120 per day, plus a one-off $500 setup fee. Total?"
+    assert as_products({"expression": "84 + 120 + 500"}, task, ["84"]) == {"expression": "84 * 120 + 500"}
+    assert as_products({"expression": "500 + 120 + 84"}, task, ["84"]) == {"expression": "120 * 84 + 500"}
+    kept = {"expression": "84 + 84 + 120"}  # two counts: which one the rate scales is not told
+    assert as_products(kept, task, ["84"]) is kept
+
+
 async def test_the_loop_runs_the_nights_times_the_rate() -> None:
     """independent1's ar15, as it ran."""
     script = [call("date_diff", start="2024-08-12", end="2024-08-19"), call("calculator", expression="95 + 7"), "665"]

@@ -735,3 +735,25 @@ def test_a_date_is_one_value_and_its_digits_use_no_number_of_the_task() -> None:
     assert unused_numbers(task, [dates, {"expression": "61 * 3"}]) == []
     assert premature(task, "61", "61", [dates]) == ["3"]
     assert unused_numbers("Days between 3/1/2022 and 5/1/2022 divided by 2?", [{"start": "3/1/2022"}]) == ["2"]
+
+
+def test_a_date_with_its_month_in_words_is_one_value_too() -> None:
+    """independent5's bx17: told the task still used 2, 2025 and 16 of "the 2nd of August 2025 ... the 16th of
+    August 2025", the model added them to the nights."""
+    task = "From the 2nd of August 2025 to the 16th of August 2025 at 95 dollars a night: the bill?"
+    dates = {"start": "2025-08-02", "end": "2025-08-16"}
+    assert unused_numbers(task, [dates]) == ["95"]
+    assert unused_numbers("Days from 1 June to March 21st, 2024, times 4?", [{"start": "2024-06-01"}]) == ["4"]
+
+
+@pytest.mark.parametrize(
+    ("task", "unused"),
+    [  # independent5's bx32: told the task still used 3, the model added it to the weights' sum
+        ("Our 3 suitcases weigh 18 kg, 21.5 kg and 16 kg. The form wants the total in pounds.", []),
+        ("Our 3 suitcases weigh 18 kg, 21.5 kg, and 16 kg.", []),
+        ("Our 3 suitcases weigh 18 kg and 16 kg.", ["3"]),  # two listed: the 3 counts something else
+        ("Buy 3 chairs. They weigh 18 kg, 21.5 kg and 16 kg.", ["3"]),  # the list is in another sentence
+    ],
+)
+def test_a_count_of_the_numbers_listed_after_it_is_used_with_them(task: str, unused: list[str]) -> None:
+    assert unused_numbers(task, [{"expression": "18 + 21.5 + 16"}]) == unused

@@ -96,6 +96,22 @@ def test_the_other_quantity_goes_to_the_unit_asked_for(task: str, value: float, 
     assert as_named(arguments, SHAPE, task) == {"value": fixed[0], "from_unit": fixed[1], "to_unit": fixed[2]}
 
 
+@pytest.mark.parametrize(
+    ("task", "arguments", "runs"),
+    [  # independent5's bx31: the count of shelves converted as inches
+        ("Each shelf is 36 inches long and I need 7 of them. How many metres?", (7, "in", "m"), (36, "in", "m")),
+        ("I need 7 shelves of 36 inches. How many metres?", (7, "in", "m"), (36, "in", "m")),
+        ("Boards of 2 m and 3 m, 4 of each: in feet?", (4, "m", "ft"), (4, "m", "ft")),  # two quantities in m
+        ("Convert 10 miles to km, subtract 3, and give it in metres.", (7, "km", "m"), (7, "km", "m")),  # a result
+    ],
+)
+def test_a_count_converted_gives_way_to_the_one_quantity_in_that_unit(
+    task: str, arguments: tuple[float, str, str], runs: tuple[float, str, str]
+) -> None:
+    names = ("value", "from_unit", "to_unit")
+    assert as_named(dict(zip(names, arguments, strict=True)), SHAPE, task) == dict(zip(names, runs, strict=True))
+
+
 def test_two_conversions_asked_each_run_as_written() -> None:
     task = "How many miles is 10 km, and how many km is 6 miles?"
     arguments = {"value": 10, "from_unit": "km", "to_unit": "mi"}
