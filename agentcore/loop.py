@@ -33,6 +33,7 @@ from agentcore.moved_past import answer_moved_past
 from agentcore.named import resolved_call
 from agentcore.operand_order import in_task_order
 from agentcore.policy import Veto
+from agentcore.portions import of_results
 from agentcore.probe import alternatives, chosen, cut_alternatives, item_alternatives, outcomes, word_alternatives
 from agentcore.result import RunStatus, Step
 from agentcore.run_reads import REPEATED, good_steps, items_after_failure, pending_again, results_since
@@ -168,7 +169,9 @@ def in_order_as_named(run: Run, call: ToolCall, found: ToolCall) -> ToolCall:
     `29 * 329`, which ran as a product (compose26's ag04), runs as `329 - 29` (agentcore.operand_order). The
     numbers the names became are the results it is read against."""
     fetched = [plain(v) for v in argument_values(found.arguments) - argument_values(call.arguments)]
-    arguments = in_task_order(found.arguments, run.ctx.task, fetched)
+    # "5 + (headphones price)" for "plus a fifth of that again" resolved to `5 + (129.99)`: the portion's
+    # denominator added in its place runs as the portion (agentcore.portions; independent5's bx25)
+    arguments = of_results(in_task_order(found.arguments, run.ctx.task, fetched), run.ctx.task, fetched)
     return found if arguments is found.arguments else ToolCall(found.name, arguments)
 
 

@@ -171,3 +171,18 @@ async def test_a_whole_no_tool_returned_is_not_read_as_the_part_taken() -> None:
     result = await Agent(model, tools=[evaluator]).run("What is 64 added to half of that?")
     assert not any("a part of 64" in r.messages[-1].content for r in model.requests)
     assert result.steps[0].result == "32"
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "runs"),
+    [  # independent5's bx25: "5 + (headphones price)", the portion's denominator added in its place
+        ("5 + (129.99)", "Headphones price plus a fifth of that again?", "129.99 + 129.99 / 5"),
+        ("129.99 + 5", "Headphones price plus a fifth of that again?", "129.99 + 129.99 / 5"),
+        ("129.99 - 5", "The price less a fifth of it?", "129.99 - 129.99 / 5"),
+        ("5 - 129.99", "The price less a fifth of it?", "5 - 129.99"),  # no portion is that
+        ("129.99 + 5", "The price plus a fifth of it, plus 5?", "129.99 + 5"),  # the task's own 5
+        ("129.99 + 4", "The price plus a fifth of it?", "129.99 + 4"),  # 4 is no fifth's denominator
+    ],
+)
+def test_a_portions_denominator_added_runs_as_the_portion(expression: str, task: str, runs: str) -> None:
+    assert of_results({"expression": expression}, task, ["129.99"]) == {"expression": runs}
