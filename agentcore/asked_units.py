@@ -34,12 +34,13 @@ def _units(text: str) -> set[str]:
 
 def asked_unit(task: str, docs: str) -> tuple[str, str] | None:
     """(the unit the task asks for, the unit the docs count in), both plural, when they differ and the docs never
-    name the asked one; else None."""
+    name the asked one; else None. A task that asks for the counted unit and one more ("How many days are there
+    between ..., and how many hours does that come to?", independent5's bx04) asks for the other one last."""
     asked = {(first or second).lower() for first, second in _ASKED.findall(task)}
     counted = _units(docs)
-    if len(asked) != 1 or len(counted) != 1 or asked & counted:
+    if len(counted) != 1 or len(asked - counted) != 1 or len(asked) > 2:
         return None
-    return f"{asked.pop()}s", f"{counted.pop()}s"
+    return f"{(asked - counted).pop()}s", f"{counted.pop()}s"
 
 
 SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}

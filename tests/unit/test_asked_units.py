@@ -24,6 +24,8 @@ DAYS = "Count the days between two dates. Second date, as YYYY-MM-DD."  # "Secon
         ("Hours between 2025-01-06 and 2025-03-17, minus 12, halved.", DAYS, ("hours", "days")),  # ar20
         ("Days from 2025-01-06 to 2025-03-17?", DAYS, None),  # the unit counted
         ("How many weeks, and how many months, is that?", DAYS, None),  # two asked: not one to convert to
+        # the counted unit asked, and one more: that one is due last (independent5's bx04)
+        ("How many days between 2025-03-03 and 2025-06-19, and how many hours is that?", DAYS, ("hours", "days")),
         ("How many weeks?", "Count the weeks or the days.", None),  # the tool names the asked unit
     ],
 )
