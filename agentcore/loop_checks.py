@@ -26,6 +26,7 @@ from agentcore.unfinished import (
     BARE_NUMBER,
     argument_values,
     beside_result,
+    date_parts,
     doubled,
     given_numbers,
     leaves,
@@ -222,6 +223,10 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     if _converts_a_stated_quantity(run, call):
         return False
     taken, result = _stale(run, call)
+    parts = not taken
+    if parts:  # a day or a year of a date the date tool took: no call can be written out from it
+        earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+        taken, result = date_parts(call.arguments, earlier, run.ctx.task)
     if not taken:
         return False
     run.stale_checked, run.forced = True, frozenset({call.name})
@@ -229,7 +234,7 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     step.result, step.tool_error = f"not run: {' and '.join(taken)} should be the earlier result {result}", True
     run.notice("tool call reuses an earlier input instead of its result; not run", call=call.signature(), numbers=taken)
     fixed = ToolCall(call.name, _own_factors_out(run, with_result(call.arguments, taken, result)))
-    if argument_values(fixed.arguments) - _given(run) - _returned(run):
+    if parts or argument_values(fixed.arguments) - _given(run) - _returned(run):
         # Still a number from nowhere: "330 / 1000" for 330 ml in liters, after the conversion to 0.33, would be
         # written "0.33 / 1000", the conversion done twice (compose32's am17). No call is written out for it.
         run.messages.append(prompting.stale_notice(run.ctx.task, call, taken, result, unused=unused_task_numbers(run)))

@@ -397,6 +397,32 @@ def stale_inputs(arguments: Any, earlier: Sequence[tuple[str, Any, str]], tool: 
     return [], ""
 
 
+def date_parts(arguments: Any, earlier: Sequence[tuple[str, Any, str]], task: str) -> tuple[list[str], str]:
+    """(numbers this call takes that the task writes only inside a date, the result of the call that took a date)
+    once a date went into a call: "How many days between 3 March 2025 and 19 June 2025, and how many hours?"
+    called as `3 + 19 * 20 / 2 - 108` after date_diff gave 108 (independent5's bx04), and "from the 2nd of August
+    2025 ..." as `14 + 2 + 2025 + 16 * 95` (bx17). A day or a year of a date is no operand."""
+    if any(isinstance(v, str) and _dated(v) for v in leaves(arguments)):
+        return [], ""  # a call on dates itself
+    outside = {round(abs(n), 12) for n in numbers_in(_THOUSANDS.sub("", _undated(task)))}
+    inside = {round(abs(n), 12) for match in _dates(task) for n in numbers_in(match)} - outside
+    taken = argument_values(arguments) & inside
+    if not taken:
+        return [], ""
+    for _, inputs, result in reversed(earlier):
+        if any(isinstance(v, str) and _dated(v) for v in leaves(inputs)) and numbers_in(result):
+            return [plain(n) for n in sorted(taken)], result.strip()
+    return [], ""
+
+
+def _dates(text: str) -> list[str]:
+    return [m.group() for pattern in (_DATE, IN_WORDS) for m in pattern.finditer(text)]
+
+
+def _dated(value: str) -> bool:
+    return bool(_DATE.search(value) or IN_WORDS.search(value))
+
+
 def beside_result(arguments: Any, earlier: Sequence[tuple[str, Any, str]], task: str) -> tuple[list[str], str]:
     """(the number, the result) when the call uses an earlier call's whole input, given to another tool as a number
     of its own, beside that call's result, and the task writes that number once: "A jug holds 3 liters. How many

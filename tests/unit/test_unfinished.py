@@ -12,6 +12,7 @@ from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 from agentcore.unfinished import (
+    date_parts,
     doubled,
     guessed,
     leaves_out,
@@ -757,3 +758,23 @@ def test_a_date_with_its_month_in_words_is_one_value_too() -> None:
 )
 def test_a_count_of_the_numbers_listed_after_it_is_used_with_them(task: str, unused: list[str]) -> None:
     assert unused_numbers(task, [{"expression": "18 + 21.5 + 16"}]) == unused
+
+
+HOLIDAY = "From the 2nd of August 2025 to the 16th of August 2025 at 95 dollars a night: the bill?"
+NIGHTS = [("date_diff", {"start": "2025-08-02", "end": "2025-08-16"}, "14")]
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "taken"),
+    [  # independent5's bx17 and bx04: a day or a year of a date the date tool took, as an operand
+        ("14 + 2 + 2025 + 16 * 95", HOLIDAY, (["2", "16", "2025"], "14")),
+        ("14 * 95", HOLIDAY, ([], "")),
+        ("14 * 95 + 2", HOLIDAY + " Add 2 for the tax.", ([], "")),  # the task writes 2 outside a date too
+    ],
+)
+def test_the_parts_of_a_date_the_date_tool_took_are_no_operands(
+    expression: str, task: str, taken: tuple[list[str], str]
+) -> None:
+    assert date_parts({"expression": expression}, NIGHTS, task) == taken
+    assert date_parts({"expression": expression}, [], task) == ([], "")  # no date went into a call yet
+    assert date_parts({"start": "2025-08-02", "expression": expression}, NIGHTS, task) == ([], "")  # a date call
