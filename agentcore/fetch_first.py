@@ -63,7 +63,7 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
         return await _first_held(run, call, set(), probe) or _quote_first(run, call)
     if done:
         return _held_again(run, call, made[0])
-    return await _first_held(run, call, made[0], probe)
+    return await _first_held(run, call, made[0], probe) or _quote_first(run, call, made[0])
 
 
 async def _first_held(run: Run, call: ToolCall, unknown: set[float], probe: Probe) -> bool:
@@ -74,17 +74,18 @@ async def _first_held(run: Run, call: ToolCall, unknown: set[float], probe: Prob
     return bool(run.fetch_first_items) and _hold(run, call, unknown, run.fetch_first_items)
 
 
-def _quote_first(run: Run, call: ToolCall) -> bool:
+def _quote_first(run: Run, call: ToolCall, unknown: set[float] | None = None) -> bool:
     """Hold a first calculation on the task's numbers alone where the task quotes a text and another offered
     tool takes one text: "$0.15 per word on a banner plus a flat $4. My slogan is "..."" opened with `0.15 + 4`
-    and was answered 4.15, the slogan never counted (independent5's bx22). A text tool takes any text, so the
-    probes, which look for items only one tool accepts, never name the quote."""
+    and was answered 4.15, the slogan never counted (independent5's bx22); "8 cents a word" for a quoted poem with
+    `8 + 10 + 10 + ...`, a made-up count (independent1's ar18). A text tool takes any text, so the probes, which
+    look for items only one tool accepts, never name the quote."""
     texts = tuple(quoted(run.ctx.task))
     takers = [spec for spec in run.specs if spec.name != call.name and _takes_one_text(spec)]
     if not texts or not takers or run.fetch_first_holds:
         return False
     run.fetch_first_items = texts
-    return _hold(run, call, set(), texts)
+    return _hold(run, call, unknown or set(), texts)
 
 
 def _takes_one_text(spec: ToolSpec) -> bool:

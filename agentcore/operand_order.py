@@ -90,6 +90,10 @@ def _ordered(value: Any, task: str, returned: set[float], written: list[float]) 
             continue
         if re.search(pattern.format(n=number), task, re.IGNORECASE) is not None:
             return f"{right} {sign} {left}"
+    if operator == "-" and float(left) < float(right) and _LEFT_OVER.search(task):
+        # what is left is never negative: "6 ft wide and I've got 140 cm of books on it. How much room is left,
+        # in cm?" ran `140 - 182.88` (independent1's ar35)
+        return f"{right} - {left}"
     return value
 
 
@@ -104,7 +108,8 @@ def _left_over(value: str, task: str, pair: tuple[str, str], returned: set[float
         or not _is_theirs(theirs, returned, written)
     ):
         return value
-    return f"{ours} - {theirs}"
+    # never negative: the room left on a 182.88 cm shelf with 140 cm of books on it (independent1's ar35)
+    return f"{ours} - {theirs}" if float(ours) >= float(theirs) else f"{theirs} - {ours}"
 
 
 def _taken_from_sum(value: str, task: str, pair: tuple[str, str], returned: set[float], written: list[float]) -> str:

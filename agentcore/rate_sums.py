@@ -36,16 +36,46 @@ def rates(task: str) -> set[float]:
 
 
 def as_products(arguments: dict[str, Any], task: str, results: list[str]) -> dict[str, Any]:
-    """`arguments` with each sum of one of the task's rates and a tool result written as their product; the same
-    object when there is none."""
+    """`arguments` with each sum of one of the task's rates and a tool result written as their product, and a
+    product of a rate in cents and a result over 100 where the task asks for dollars; the same object when there
+    is none."""
     given = rates(task)
     if not given:
         return arguments
     counts = {v for result in results if BARE_NUMBER.fullmatch(result.strip()) for v in values_in(result)}
+    cents = cent_rates(task) if _DOLLARS_ASKED.search(task) else set()
     fixed = {
-        key: _product(value, given, counts) if isinstance(value, str) else value for key, value in arguments.items()
+        key: _in_dollars(_product(value, given, counts), cents, counts) if isinstance(value, str) else value
+        for key, value in arguments.items()
     }
     return fixed if fixed != arguments else arguments
+
+
+# "How many dollars do I earn", "in dollars", "what's that in pounds": the answer's currency unit.
+_DOLLARS_ASKED = re.compile(r"\b(?:how many|in|into)\s+(?:dollars|pounds|euros|bucks)\b", re.IGNORECASE)
+_CENTS = frozenset({"cent", "cents", "pence", "penny", "p", "c"})
+_PRODUCT = re.compile(rf"^\s*({BARE_NUMBER.pattern})\s*\*\s*({BARE_NUMBER.pattern})\s*$")
+
+
+def cent_rates(task: str) -> set[float]:
+    """The rates the task writes in cents or pence ("8 cents a word", "15p per page")."""
+    return {
+        float(match.group(1))
+        for match in _RATE.finditer(task)
+        if (match.group("unit") or "").lower() in _CENTS or task[match.end(1) : match.end(1) + 1].lower() == "p"
+    }
+
+
+def _in_dollars(expression: str, cents: set[float], counts: set[float]) -> str:
+    """A product of a rate in cents and a count, over 100: "8 cents a word. How many dollars ...?" ran `13 * 8` and
+    was answered 104 (independent1's ar18)."""
+    match = _PRODUCT.match(expression) if cents else None
+    if match is None:
+        return expression
+    left, right = float(match.group(1)), float(match.group(2))
+    if (left in cents and right in counts) or (right in cents and left in counts):
+        return f"{expression.strip()} / 100"
+    return expression
 
 
 def _product(expression: str, given: set[float], counts: set[float]) -> str:

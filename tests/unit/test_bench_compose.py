@@ -74,8 +74,9 @@ FRESH37 = load_task_file(TASKS_DIR / "fresh" / "compose37.jsonl")  # written for
 INDEPENDENTS = [load_task_file(TASKS_DIR / "dev" / f"independent{n}.jsonl") for n in (1, 5)]
 INDEPENDENT_DEV = [t for tasks in INDEPENDENTS for t in tasks]
 # Held out, written the same way: independent2 run at the start and the end of the thirty-second stop (its traces
-# never read), independent3 at the start of the thirty-third, independent4 at its start and end.
-HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in (2, 3, 4)]
+# never read), independent3 at the start of the thirty-third, independent4 at its start and end, independent6
+# written for the next stop.
+HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in (2, 3, 4, 6)]
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -177,7 +178,7 @@ def test_the_independent_dev_sets_are_dev_and_new(independent: list[Task]) -> No
     assert not {t.task for t in independent} & {t.task for t in others}
 
 
-@pytest.mark.parametrize("heldout", HELDOUT, ids=["independent2", "independent3", "independent4"])
+@pytest.mark.parametrize("heldout", HELDOUT, ids=["independent2", "independent3", "independent4", "independent6"])
 def test_the_independent_held_out_sets_are_test_and_new(heldout: list[Task]) -> None:
     assert Counter(t.task_class for t in heldout) == {c: 6 for c in COMPOSE_CLASSES}
     assert {t.split for t in heldout} == {"test"} and {t.family for t in heldout} == {"compose"}

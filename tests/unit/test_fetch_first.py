@@ -185,3 +185,15 @@ async def test_without_a_quote_the_tasks_numbers_run_beside_a_text_tool() -> Non
     model = ScriptedModel([call("calculator", expression="0.15 * 20 + 4"), "7"])
     result = await agent(model, [word_count, calculator]).run("A banner costs $0.15 per word for 20 words plus $4.")
     assert result.output == "7" and not notices(result.trace)
+
+
+async def test_a_made_up_count_waits_for_the_quoted_text_too() -> None:
+    """independent1's ar18: `8 + 10 + 10 + ...` for "8 cents a word" and a quoted poem, never counted."""
+    task = "I'm paid 8 cents a word. How many cents for 'Roses are red, violets are blue'?"
+    done = [call("calculator", expression="6 * 8"), "48"]
+    model = ScriptedModel(
+        [call("calculator", expression="8 * 10"), call("word_count", text="Roses are red, violets are blue"), *done]
+    )
+    result = await agent(model, [word_count, calculator]).run(task)
+    assert result.steps[0].result == "not run: 10 would be made up"
+    assert result.output == "48"

@@ -58,6 +58,10 @@ from agentcore.tools.function import tool
         ("195 * 3", "Pay the rest over 3 equal monthly installments.", ["195"], "195 / 3"),
         ("300 * 5", "Double it, knock off 18, and split what's left 5 ways.", ["300"], "300 / 5"),
         ("120 * 3", "It is 120 a month over 3 months.", ["120"], "120 * 3"),  # no equal parts: a product
+        # what is left is never negative (independent1's ar35)
+        ("140 - 182.88", "A 6 ft shelf has 140 cm of books. How much room is left, in cm?", ["182.88"], "182.88 - 140"),
+        ("140 - 182.88", "What is 140 minus the shelf's width in cm?", ["182.88"], "140 - 182.88"),  # as asked
+        ("140 + 182.88", "A 6 ft shelf has 140 cm of books. How much room is left, in cm?", ["182.88"], "182.88 - 140"),
         ("38.88 + 10", "Add 20% tax on top and take off a $10 coupon at the till.", ["38.88"], "38.88 - 10"),
         ("159 + 35", "Look up the printer and add the $35 deposit.", ["159"], "159 + 35"),  # added, as asked
         # the change from an amount, the prices added to it (ar14)

@@ -55,3 +55,16 @@ async def test_the_loop_runs_the_nights_times_the_rate() -> None:
     result = await Agent(ScriptedModel(script), tools=toolbox.agent_tools(["date_diff", "calculator"])).run(HOTEL)
     assert [s.result for s in result.steps if s.call is not None] == ["7", "665"]
     assert result.output == "665"
+
+
+@pytest.mark.parametrize(
+    ("task", "runs"),
+    [  # independent1's ar18: `13 * 8` answered 104 for "8 cents a word. How many dollars ...?"
+        ("I'm paid 8 cents a word. How many dollars do I earn for 'Roses are red'?", "13 * 8 / 100"),
+        ("Copies are 8p per page. What do 13 pages come to in pounds?", "13 * 8 / 100"),
+        ("I'm paid 8 cents a word. How many cents do I earn?", "13 * 8"),  # cents asked
+        ("I'm paid 8 dollars a word. How many dollars do I earn?", "13 * 8"),  # no cents
+    ],
+)
+def test_a_rate_in_cents_times_a_count_is_over_100_where_dollars_are_asked(task: str, runs: str) -> None:
+    assert as_products({"expression": "13 * 8"}, task, ["13"]) == {"expression": runs}
