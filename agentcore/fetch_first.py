@@ -60,18 +60,25 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     if not made:
         if done or not _numbers_only(run, call):
             return False
-        return await _first_held(run, call, set(), probe) or _quote_first(run, call)
+        return await _first_held(run, call, set(), probe, stepwise=True) or _quote_first(run, call)
     if done:
         return _held_again(run, call, made[0])
     return await _first_held(run, call, made[0], probe) or _quote_first(run, call, made[0])
 
 
-async def _first_held(run: Run, call: ToolCall, unknown: set[float], probe: Probe) -> bool:
+async def _first_held(run: Run, call: ToolCall, unknown: set[float], probe: Probe, stepwise: bool = False) -> bool:
+    """`stepwise`: the call is on the task's numbers alone, which may be the first of the task's explicit steps;
+    it waits only where that step names an item ("Printer price: double it, knock off 18, and split what's left
+    five ways" opened with `2 * 18 - 18`: independent1's ar23)."""
     if run.fetch_first_checked:
         return False
     run.fetch_first_checked = True
-    run.fetch_first_items = await fetchable(run, {call.name}, probe)
-    return bool(run.fetch_first_items) and _hold(run, call, unknown, run.fetch_first_items)
+    items = await fetchable(run, {call.name}, probe)
+    if stepwise and run.plan.active:
+        step = run.plan.current if run.plan.done == 0 else None
+        items = tuple(item for item in items if step is not None and mentions(step, item))
+    run.fetch_first_items = items
+    return bool(items) and _hold(run, call, unknown, items)
 
 
 def _quote_first(run: Run, call: ToolCall, unknown: set[float] | None = None) -> bool:
@@ -96,9 +103,9 @@ def _takes_one_text(spec: ToolSpec) -> bool:
 
 
 def _numbers_only(run: Run, call: ToolCall) -> bool:
-    """An arithmetic call on numbers all of the task's, where the task is not written as explicit steps."""
+    """An arithmetic call on numbers all of the task's."""
     texts = [leaf for leaf in leaves(call.arguments) if isinstance(leaf, str)]
-    return not run.plan.active and bool(argument_numbers(call.arguments)) and any(map(is_arithmetic, texts))
+    return bool(argument_numbers(call.arguments)) and any(map(is_arithmetic, texts))
 
 
 def _held_again(run: Run, call: ToolCall, unknown: set[float]) -> bool:

@@ -234,7 +234,9 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     step.result, step.tool_error = f"not run: {' and '.join(taken)} should be the earlier result {result}", True
     run.notice("tool call reuses an earlier input instead of its result; not run", call=call.signature(), numbers=taken)
     fixed = ToolCall(call.name, _own_factors_out(run, with_result(call.arguments, taken, result)))
-    if parts or argument_values(fixed.arguments) - _given(run) - _returned(run):
+    # One result stands for one input: "1 + 21 + 2024 + 0.5" after date_diff gave 20 for "1 June to 21 June 2024"
+    # was written out as `20 + 20 + 20 + 0.5` (independent1's ar28), and run. None is written out for several.
+    if parts or len(taken) > 1 or argument_values(fixed.arguments) - _given(run) - _returned(run):
         # Still a number from nowhere: "330 / 1000" for 330 ml in liters, after the conversion to 0.33, would be
         # written "0.33 / 1000", the conversion done twice (compose32's am17). No call is written out for it.
         run.messages.append(prompting.stale_notice(run.ctx.task, call, taken, result, unused=unused_task_numbers(run)))

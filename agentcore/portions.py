@@ -84,18 +84,21 @@ _PAIR = re.compile(rf"\s*\(?\s*({_NUM})\s*\)?\s*([-+])\s*\(?\s*({_NUM})\s*\)?\s*
 def _denominator_added(value: Any, portions: list[float], returned: set[float], written: set[float]) -> Any:
     """ "5 + 129.99" as "129.99 + 129.99 / 5" where 129.99 is a returned value and one fifth a portion the task
     names, its 5 written nowhere in the task ("Headphones price plus a fifth of that again", independent5's
-    bx25): the portion's denominator added in its place. "R - 5" the same; "5 - R" is left (no portion is)."""
+    bx25): the portion's denominator added in its place; and "0.5 + 20" as "20 + 20 * 0.5", the fraction first
+    ("what's that plus half of itself?", independent1's ar28). "R - 5" the same; "5 - R" is left (no portion
+    is)."""
     match = _PAIR.fullmatch(value) if isinstance(value, str) else None
     if match is None:
         return value
     first, sign, second = match.groups()
     whole, part = (second, first) if sign == "+" and round(float(second), 9) in returned else (first, second)
-    denominator = float(part)
-    if round(float(whole), 9) not in returned or round(denominator, 9) in written | returned:
+    number = float(part)
+    if round(float(whole), 9) not in returned or round(number, 9) in written | returned or number <= 0:
         return value
-    if denominator <= 1 or not any(abs(1 / denominator - p) <= _CLOSE * max(p, 0.01) for p in portions):
+    fraction, operator = (number, "*") if number < 1 else (1 / number, "/")
+    if not any(abs(fraction - p) <= _CLOSE * max(p, 0.01) for p in portions):
         return value
-    return f"{whole} {sign} {whole} / {part}"
+    return f"{whole} {sign} {whole} {operator} {part}"
 
 
 # "215 / 0.5": a returned value over a bare fraction, inside any expression.

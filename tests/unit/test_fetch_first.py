@@ -197,3 +197,15 @@ async def test_a_made_up_count_waits_for_the_quoted_text_too() -> None:
     result = await agent(model, [word_count, calculator]).run(task)
     assert result.steps[0].result == "not run: 10 would be made up"
     assert result.output == "48"
+
+
+async def test_a_first_step_that_names_an_item_waits_for_it() -> None:
+    """independent1's ar23: "Printer price: double it, knock off 18, ..." opened with `2 * 18 - 18`."""
+    task = "The pen price: double it, knock off 1, and split what's left 2 ways."
+    done = [call("calculator", expression="(2 * 1.2 - 1) / 2"), "0.7"]
+    model = ScriptedModel(
+        [call("calculator", expression="2 * 1 - 1"), call("lookup", table="prices", key="pen"), *done]
+    )
+    result = await agent(model).run(task)
+    assert result.steps[0].result == "not run: the task's items come first"
+    assert result.output == "0.7"

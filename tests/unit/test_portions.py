@@ -182,6 +182,7 @@ async def test_a_whole_no_tool_returned_is_not_read_as_the_part_taken() -> None:
         ("5 - 129.99", "The price less a fifth of it?", "5 - 129.99"),  # no portion is that
         ("129.99 + 5", "The price plus a fifth of it, plus 5?", "129.99 + 5"),  # the task's own 5
         ("129.99 + 4", "The price plus a fifth of it?", "129.99 + 4"),  # 4 is no fifth's denominator
+        ("0.2 + 129.99", "The price plus a fifth of it?", "129.99 + 129.99 * 0.2"),  # the fraction first (ar28)
     ],
 )
 def test_a_portions_denominator_added_runs_as_the_portion(expression: str, task: str, runs: str) -> None:
