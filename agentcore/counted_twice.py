@@ -40,7 +40,25 @@ def counted_twice(arguments: Any, earlier: Sequence[tuple[Any, str]], task: str)
 def _again(
     text: str, earlier: Sequence[tuple[Any, str]], op: type[ast.operator], counts: Callable[[float], bool]
 ) -> tuple[str, str, str] | None:
-    terms = outer_terms(text, op)
+    groups = [outer_terms(text, op)] if op is ast.Add else [outer_terms(term, op) for term in _addends(text)]
+    for terms in groups:
+        found = _counted_in(terms, earlier, op, counts)
+        if found is not None:
+            return found
+    return None
+
+
+def _addends(expression: str) -> list[str]:
+    """The expression's outermost addends as texts (`3 * 21.75 + 50` -> "3 * 21.75", "50"); itself alone when it
+    is no sum: a count multiplied in again inside a sum is one too ("3 * 21.75 + 50" after `3 * 7.25` = 21.75,
+    for the change from 50: independent5's bx14)."""
+    addends = outer_nodes(expression, ast.Add)
+    return [ast.unparse(node) for node in addends] if addends else [expression]
+
+
+def _counted_in(
+    terms: list[float], earlier: Sequence[tuple[Any, str]], op: type[ast.operator], counts: Callable[[float], bool]
+) -> tuple[str, str, str] | None:
     for inputs, result in reversed(earlier):
         total = _bare(result)
         if total is None or total not in terms:
@@ -60,23 +78,30 @@ def sum_terms(expression: str) -> list[float]:
 
 def outer_terms(expression: str, op: type[ast.operator]) -> list[float]:
     """The numbers an expression's outermost chain of `op` (ast.Add or ast.Mult) joins; [] for anything else."""
+    return [
+        round(abs(float(node.value)), 12)
+        for node in outer_nodes(expression, op)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    ]
+
+
+def outer_nodes(expression: str, op: type[ast.operator]) -> list[ast.expr]:
+    """The operands an expression's outermost chain of `op` joins, in order; [] for anything else."""
     try:
         tree = ast.parse(expression, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # surrogates, NUL bytes, deep nesting
         return []
     if not (isinstance(tree, ast.BinOp) and isinstance(tree.op, op)):
         return []
-    terms: list[float] = []
+    nodes: list[ast.expr] = []
     stack: list[ast.expr] = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.BinOp) and isinstance(node.op, op):
             stack += [node.right, node.left]
-        elif (
-            isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool)
-        ):
-            terms.append(round(abs(float(node.value)), 12))
-    return terms
+        else:
+            nodes.append(node)
+    return nodes
 
 
 def _bare(result: str) -> float | None:

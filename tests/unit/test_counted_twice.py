@@ -25,6 +25,9 @@ BAGS = [({"value": 5, "from_unit": "lb", "to_unit": "kg"}, "2.267962"), ({"expre
         ("1058 + 159", SUM, TASK, ("159", "1058", "899 + 159", "added")),
         ("3 * 6.803886", BAGS, FLOUR, ("3", "6.803886", "3 * 2.267962", "multiplied")),  # compose25's af18
         ("6.803886 * 3", BAGS, FLOUR, ("3", "6.803886", "3 * 2.267962", "multiplied")),
+        # inside a sum (independent5's bx14: the change from 50 for 3 mugs, after `3 * 7.25`)
+        ("3 * 6.803886 + 50", BAGS, FLOUR, ("3", "6.803886", "3 * 2.267962", "multiplied")),
+        ("50 - 6.803886 * 3", BAGS, FLOUR, None),  # a difference: not the outermost sum's addend
         ("3 * 6.803886", BAGS, "Multiply by 3 bags, and by 3 again.", None),  # the task writes 3 twice
         ("2.267962 * 6.803886", BAGS, FLOUR, None),  # 2.267962 no number of the task
         ("3 * 6.803886", [({"expression": "3 + 2.267962"}, "6.803886")], FLOUR, None),  # a sum, not a product
