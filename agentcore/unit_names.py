@@ -132,10 +132,10 @@ def _the_measured_one(arguments: dict[str, Any], spec: Converter, task: str, nam
     the same dict where the value is no number of the task or the unit measures no single quantity."""
     value, unit = float(arguments[spec.value]), arguments.get(spec.source)
     written = {float(match.group(1)) for match in _TOKEN.finditer(task) if match.group(1)}
-    measured = [n for n in named if n.number is not None and n.unit == unit]
-    if value not in written or len(measured) != 1 or measured[0].number == value:
+    measured = [n.number for n in named if n.number is not None and n.unit == unit]
+    if value not in written or len(measured) != 1 or measured[0] == value:
         return arguments
-    number = measured[0].number
+    number = measured[0]
     return {**arguments, spec.value: int(number) if number.is_integer() else number}
 
 
