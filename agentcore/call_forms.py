@@ -59,7 +59,11 @@ def _one_step(run: Run, arguments: dict[str, Any], results: list[str]) -> dict[s
 def _as_named(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
     """A converter's call from the unit the task writes its number in to the unit it asks for (unit_names)."""
     shape = converter(spec.parameters)
-    return as_named(arguments, shape, run.ctx.task) if shape is not None else arguments
+    if shape is None:
+        return arguments
+    done = [s.call.arguments for s in good_steps(run) if s.call is not None and s.call.name == spec.name]
+    converted = {float(v) for a in done for v in [a.get(shape.value)] if isinstance(v, int | float)}
+    return as_named(arguments, shape, run.ctx.task, converted)
 
 
 def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict[str, Any]:

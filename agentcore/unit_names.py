@@ -17,7 +17,7 @@ pint (about 0.4 s to load its registry) is imported only when a tool has such a 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -104,7 +104,9 @@ def named_units(task: str, spec: Converter) -> list[Named]:
     return found
 
 
-def as_named(arguments: dict[str, Any], spec: Converter, task: str) -> dict[str, Any]:
+def as_named(
+    arguments: dict[str, Any], spec: Converter, task: str, converted: Collection[float] = ()
+) -> dict[str, Any]:
     """`arguments` converting from the unit the task writes its number in to the next unit of that kind the task
     names ("25 pounds in kilograms": lb -> kg); the same dict where the task writes the number with no unit, or
     names no second unit of its kind."""
@@ -114,7 +116,7 @@ def as_named(arguments: dict[str, Any], spec: Converter, task: str) -> dict[str,
     named = named_units(task, spec)
     source = next((n for n in named if n.number == float(value)), None)
     if source is None:
-        return _the_measured_one(arguments, spec, task, named)
+        return _the_measured_one(arguments, spec, task, named, converted)
     other = _the_other_quantity(named, source)
     if other is not None:  # the number is in the unit asked for already: the other quantity is the one to convert
         fixed = {**arguments, spec.value: other.number, spec.source: other.unit, spec.target: source.unit}
@@ -126,14 +128,18 @@ def as_named(arguments: dict[str, Any], spec: Converter, task: str) -> dict[str,
     return fixed if fixed != arguments else arguments
 
 
-def _the_measured_one(arguments: dict[str, Any], spec: Converter, task: str, named: Sequence[Named]) -> dict[str, Any]:
-    """A count of the task converted, where the task writes one quantity of the unit converted from: "Each shelf is
-    36 inches long and I need 7 of them" converted 7 inches (independent5's bx31). The quantity runs instead;
-    the same dict where the value is no number of the task or the unit measures no single quantity."""
+def _the_measured_one(
+    arguments: dict[str, Any], spec: Converter, task: str, named: Sequence[Named], converted: Collection[float]
+) -> dict[str, Any]:
+    """A count of the task converted, where the task writes one quantity of the unit converted from and no call
+    converted it yet: "Each shelf is 36 inches long and I need 7 of them" converted 7 inches (independent5's
+    bx31). The quantity runs instead; the same dict where the value is no number of the task, or the unit
+    measures no single quantity, or that one was converted already ("14 miles on Saturday and 9 on Sunday":
+    the 9 after the 14 is the second distance, independent1's ar34)."""
     value, unit = float(arguments[spec.value]), arguments.get(spec.source)
     written = {float(match.group(1)) for match in _TOKEN.finditer(task) if match.group(1)}
     measured = [n.number for n in named if n.number is not None and n.unit == unit]
-    if value not in written or len(measured) != 1 or measured[0] == value:
+    if value not in written or len(measured) != 1 or measured[0] == value or measured[0] in converted:
         return arguments
     number = measured[0]
     return {**arguments, spec.value: int(number) if number.is_integer() else number}

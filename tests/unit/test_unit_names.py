@@ -112,6 +112,14 @@ def test_a_count_converted_gives_way_to_the_one_quantity_in_that_unit(
     assert as_named(dict(zip(names, arguments, strict=True)), SHAPE, task) == dict(zip(names, runs, strict=True))
 
 
+def test_a_second_quantity_joined_to_a_converted_one_is_no_count() -> None:
+    """independent1's ar34: 9 of "14 miles on Saturday and 9 on Sunday" converted after the 14 stays 9."""
+    task = "Cycled 14 miles on Saturday and 9 on Sunday. What's the weekend total in kilometres?"
+    arguments = {"value": 9, "from_unit": "mi", "to_unit": "km"}
+    assert as_named(arguments, SHAPE, task, converted={14.0}) is arguments
+    assert as_named(arguments, SHAPE, task)["value"] == 14  # before any conversion the 9 reads as a count
+
+
 def test_two_conversions_asked_each_run_as_written() -> None:
     task = "How many miles is 10 km, and how many km is 6 miles?"
     arguments = {"value": 10, "from_unit": "km", "to_unit": "mi"}
