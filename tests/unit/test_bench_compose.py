@@ -69,7 +69,7 @@ FRESH33 = load_task_file(TASKS_DIR / "fresh" / "compose33.jsonl")  # held out, r
 FRESH34 = load_task_file(TASKS_DIR / "fresh" / "compose34.jsonl")  # held out, run once at the thirty-first stop
 FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # held out, run once at the thirty-second stop
 FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # held out, run once at the thirty-second stop
-FRESH37 = load_task_file(TASKS_DIR / "fresh" / "compose37.jsonl")  # written for the next stop's held-out run
+FRESH37 = load_task_file(TASKS_DIR / "fresh" / "compose37.jsonl")  # held out, run once at the thirty-third stop
 # Dev tasks written by helper sessions that saw neither the code nor any other task: 36 voices each for tuning.
 INDEPENDENTS = [load_task_file(TASKS_DIR / "dev" / f"independent{n}.jsonl") for n in (1, 5)]
 INDEPENDENT_DEV = [t for tasks in INDEPENDENTS for t in tasks]
