@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import pytest
 from arithmetic_tools import calculator
 
 from agentcore import Agent
@@ -167,36 +168,47 @@ def word_count(text: str) -> str:
     return str(len(text.split()))
 
 
-async def test_a_quoted_text_waits_for_the_tool_that_takes_it() -> None:
-    """independent5's bx22: `0.15 + 4` before the slogan was counted, and answered 4.15."""
-    task = 'A banner costs $0.15 per word plus a flat $4. My slogan is "Fresh bread every morning". The cost?'
-    done = [call("calculator", expression="4 * 0.15 + 4"), "4.6"]
+@pytest.mark.parametrize(
+    ("task", "opening", "quote", "held", "done"),
+    [
+        (  # independent5's bx22: `0.15 + 4` before the slogan was counted, and answered 4.15
+            'A banner costs $0.15 per word plus a flat $4. My slogan is "Fresh bread every morning". The cost?',
+            "0.15 + 4",
+            "Fresh bread every morning",
+            "the task's items come first",
+            ("4 * 0.15 + 4", "4.6"),
+        ),
+        (  # independent1's ar18: `8 + 10 + 10 + ...` for "8 cents a word" and a quoted poem, a made-up count
+            "I'm paid 8 cents a word. How many cents for 'Roses are red, violets are blue'?",
+            "8 * 10",
+            "Roses are red, violets are blue",
+            "10 would be made up",
+            ("6 * 8", "48"),
+        ),
+    ],
+)
+async def test_a_first_calculation_waits_for_the_quoted_text_another_tool_takes(
+    task: str, opening: str, quote: str, held: str, done: tuple[str, str]
+) -> None:
     model = ScriptedModel(
-        [call("calculator", expression="0.15 + 4"), call("word_count", text="Fresh bread every morning"), *done]
+        [
+            call("calculator", expression=opening),
+            call("word_count", text=quote),
+            call("calculator", expression=done[0]),
+            done[1],
+        ]
     )
     result = await agent(model, [word_count, calculator]).run(task)
-    assert result.steps[0].result == "not run: the task's items come first"
+    assert result.steps[0].result == f"not run: {held}"
     assert model.requests[1].messages == model.requests[0].messages  # taken back
     assert [t.name for t in model.requests[1].tools] == ["word_count"]
-    assert result.output == "4.6"
+    assert result.output == done[1]
 
 
 async def test_without_a_quote_the_tasks_numbers_run_beside_a_text_tool() -> None:
     model = ScriptedModel([call("calculator", expression="0.15 * 20 + 4"), "7"])
     result = await agent(model, [word_count, calculator]).run("A banner costs $0.15 per word for 20 words plus $4.")
     assert result.output == "7" and not notices(result.trace)
-
-
-async def test_a_made_up_count_waits_for_the_quoted_text_too() -> None:
-    """independent1's ar18: `8 + 10 + 10 + ...` for "8 cents a word" and a quoted poem, never counted."""
-    task = "I'm paid 8 cents a word. How many cents for 'Roses are red, violets are blue'?"
-    done = [call("calculator", expression="6 * 8"), "48"]
-    model = ScriptedModel(
-        [call("calculator", expression="8 * 10"), call("word_count", text="Roses are red, violets are blue"), *done]
-    )
-    result = await agent(model, [word_count, calculator]).run(task)
-    assert result.steps[0].result == "not run: 10 would be made up"
-    assert result.output == "48"
 
 
 async def test_a_first_step_that_names_an_item_waits_for_it() -> None:
