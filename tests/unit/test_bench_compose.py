@@ -165,30 +165,23 @@ def test_the_fresh_split_is_held_out_and_new(fresh: list[Task]) -> None:
     assert not {t.task for t in fresh} & {t.task for t in others}
 
 
-@pytest.mark.parametrize("independent", INDEPENDENTS, ids=["independent1", "independent5"])
-def test_the_independent_dev_sets_are_dev_and_new(independent: list[Task]) -> None:
-    """Six of each class, all dev, no id or task text shared with any other file."""
+INDEPENDENT_SETS = [*((tasks, "dev") for tasks in INDEPENDENTS), *((tasks, "test") for tasks in HELDOUT)]
+
+
+@pytest.mark.parametrize(
+    ("independent", "split"),
+    INDEPENDENT_SETS,
+    ids=[f"independent{n}" for n in (1, 5, 2, 3, 4, 6)],
+)
+def test_the_independent_sets_are_whole_and_new(independent: list[Task], split: str) -> None:
+    """Six of each class, all in one split (dev for tuning, test held out), no id or task text shared with any
+    other file."""
     assert Counter(t.task_class for t in independent) == {c: 6 for c in COMPOSE_CLASSES}
-    assert {t.split for t in independent} == {"dev"} and {t.family for t in independent} == {"compose"}
-    others = [
-        *load_tasks(),
-        *(t for split in [*FRESHES, *INDEPENDENTS] if split is not independent for t in split),
-    ]
+    assert {t.split for t in independent} == {split} and {t.family for t in independent} == {"compose"}
+    sets = [*FRESHES, *(tasks for tasks, _ in INDEPENDENT_SETS)]
+    others = [*load_tasks(), *(t for tasks in sets if tasks is not independent for t in tasks)]
     assert not {t.id for t in independent} & {t.id for t in others}
     assert not {t.task for t in independent} & {t.task for t in others}
-
-
-@pytest.mark.parametrize("heldout", HELDOUT, ids=["independent2", "independent3", "independent4", "independent6"])
-def test_the_independent_held_out_sets_are_test_and_new(heldout: list[Task]) -> None:
-    assert Counter(t.task_class for t in heldout) == {c: 6 for c in COMPOSE_CLASSES}
-    assert {t.split for t in heldout} == {"test"} and {t.family for t in heldout} == {"compose"}
-    others = [
-        *load_tasks(),
-        *INDEPENDENT_DEV,
-        *(t for split in [*FRESHES, *HELDOUT] if split is not heldout for t in split),
-    ]
-    assert not {t.id for t in heldout} & {t.id for t in others}
-    assert not {t.task for t in heldout} & {t.task for t in others}
 
 
 def test_number_checks_are_tight() -> None:
