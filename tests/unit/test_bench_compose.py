@@ -71,12 +71,14 @@ FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # held out, r
 FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # held out, run once at the thirty-second stop
 FRESH37 = load_task_file(TASKS_DIR / "fresh" / "compose37.jsonl")  # held out, run once at the thirty-third stop
 # Dev tasks written by helper sessions that saw neither the code nor any other task: 36 voices each for tuning.
-INDEPENDENTS = [load_task_file(TASKS_DIR / "dev" / f"independent{n}.jsonl") for n in (1, 5)]
+DEV_SETS = (1, 5, 8)
+INDEPENDENTS = [load_task_file(TASKS_DIR / "dev" / f"independent{n}.jsonl") for n in DEV_SETS]
 INDEPENDENT_DEV = [t for tasks in INDEPENDENTS for t in tasks]
 # Held out, written the same way: independent2 run at the start and the end of the thirty-second stop (its traces
-# never read), independent3 at the start of the thirty-third, independent4 at its start and end, independent6
-# written for the next stop.
-HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in (2, 3, 4, 6)]
+# never read), independent3 at the start of the thirty-third, independent4 at its start and end, independent6 at
+# the start of the thirty-fourth, independent7 written at that stop and never opened.
+HELDOUT_SETS = (2, 3, 4, 6, 7)
+HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in HELDOUT_SETS]
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -171,7 +173,7 @@ INDEPENDENT_SETS = [*((tasks, "dev") for tasks in INDEPENDENTS), *((tasks, "test
 @pytest.mark.parametrize(
     ("independent", "split"),
     INDEPENDENT_SETS,
-    ids=[f"independent{n}" for n in (1, 5, 2, 3, 4, 6)],
+    ids=[f"independent{n}" for n in (*DEV_SETS, *HELDOUT_SETS)],
 )
 def test_the_independent_sets_are_whole_and_new(independent: list[Task], split: str) -> None:
     """Six of each class, all in one split (dev for tuning, test held out), no id or task text shared with any
