@@ -385,7 +385,7 @@ def held_step_check(run: Run, answer: str) -> bool:
         return False
     call, number, _ = held
     fixed = ToolCall(call.name, with_result(call.arguments, [number], result))
-    run.forced = frozenset({call.name})
+    run.forced, run.written_fix = frozenset({call.name}), fixed
     run.notice("final answer before the step a conversion was for; that step is due", call=fixed.signature())
     run.messages.append(prompting.held_step_notice(run.ctx.task, fixed, result))
     return True

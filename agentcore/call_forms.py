@@ -16,6 +16,7 @@ from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.operand_order import in_task_order
+from agentcore.percents import as_percent_fractions
 from agentcore.places import real_places
 from agentcore.portions import of_results
 from agentcore.powers import without_unasked_powers
@@ -33,6 +34,7 @@ from agentcore.unfinished import (
 )
 from agentcore.unit_names import as_named, converter
 from agentcore.unit_steps import without_unit_step
+from agentcore.written_twice import with_unused_result
 
 if TYPE_CHECKING:
     from agentcore.result import Step
@@ -86,32 +88,35 @@ def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict
 
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number into
-    a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city alone
-    that the argument's docs give as an example with its state goes as the example ("New York" -> "New York, NY";
-    agentcore.formats) and a state its city is not in goes as the city's own ("San Francisco, TX" -> "San Francisco,
-    CA"; agentcore.places), and an enum value that only starts the task's word goes as the value that word names
-    (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names added as its bare
-    fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85 * 0.5";
-    agentcore.portions), and two results added where the task asks how much one exceeds the other go as their difference
-    ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and the task's divisor or amount taken away written first
-    goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and a rate of the task added to a count goes
-    times it ("95 + 7" for 7 nights at "$95 a night"; agentcore.rate_sums), and a near copy of a text the task quotes
-    goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), and a date goes in the layout its docs
-    name ("2022/08/16" -> "08-16-2022"; agentcore.dates), and an optional argument whose numbers no one gave is left out
-    (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
-    (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
-    pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
-    place of its result goes as that result (agentcore.stand_ins), and a power of a result the task never asks for
-    goes as the result ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone
-    into a sum that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 *
-    7.25"; agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64 + 2 * 45.9"
-    for 3 keyboards and 2 webcams), and an expression that also does a later step of the
-    plan against precedence goes as its own step (step_order), and a count of days converted with the wrong factor goes
-    with the right one (`2 * 60` for minutes; asked_units), and a unit factor of the model's own carried onto the
-    converter's result that replaced it goes (`91.44 * 7 * 1000` after `3 * 7 * 1000` and 3 ft in cm; unit_steps),
-    and an argument that runs on in a decoding loop goes with
-    its repeated operation once (agentcore.runaway), and a long number of the task copied with a zero too few or
-    too many goes as the task writes it (agentcore.copy_slips)."""
+    a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city
+    alone that the argument's docs give as an example with its state goes as the example ("New York" -> "New York,
+    NY"; agentcore.formats) and a state its city is not in goes as the city's own ("San Francisco, TX" -> "San
+    Francisco, CA"; agentcore.places), and an enum value that only starts the task's word goes as the value that
+    word names (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names
+    added as its bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85
+    * 0.5"; agentcore.portions) and a percentage multiplied as a whole number goes as its fraction ("10 * 85" for
+    "10% of the chair's price" runs as "0.1 * 85"; agentcore.percents), and two results added where the task asks
+    how much one exceeds the other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons),
+    and the task's divisor or amount taken away written first goes second ("3 / 899" for "divided by 3";
+    agentcore.operand_order), and a rate of the task added to a count goes times it ("95 + 7" for 7 nights at "$95 a
+    night"; agentcore.rate_sums), and a near copy of a text the task quotes goes as that text (one "la" lost from
+    'la la ... bye'; agentcore.quotes), and a date goes in the layout its docs name ("2022/08/16" -> "08-16-2022";
+    agentcore.dates), and an optional argument whose numbers no one gave is left out (`start_date="2021-06-15"`;
+    grounding.invented_optional), and two values go to the arguments the task names them for (`db_name` and `table`
+    swapped back; agentcore.roles), and a converter goes between the units the task names ("25 pounds in kilograms";
+    agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in place of its result
+    goes as that result (agentcore.stand_ins), and a power of a result the task never asks for goes as the result
+    ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone into a sum that leaves
+    out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 * 7.25";
+    agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64 + 2 * 45.9" for 3
+    keyboards and 2 webcams), and an expression that also does a later step of the plan against precedence goes as
+    its own step (step_order), and a count of days converted with the wrong factor goes with the right one (`2 * 60`
+    for minutes; asked_units), and a unit factor of the model's own carried onto the converter's result that
+    replaced it goes (`91.44 * 7 * 1000` after `3 * 7 * 1000` and 3 ft in cm; unit_steps), and an argument that runs
+    on in a decoding loop goes with its repeated operation once (agentcore.runaway), and a long number of the task
+    copied with a zero too few or too many goes as the task writes it (agentcore.copy_slips), and a number of the
+    task written twice where the one unused result belongs goes as that result ("12 - 12" after the backpack's 49.5;
+    agentcore.written_twice)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -120,6 +125,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
     written = with_task_zeros(cut_short(call.arguments), run.ctx.task)
     arguments = {key: with_results(value, call.name, earlier) for key, value in written.items()}
+    arguments = with_unused_result(arguments, run.ctx.task, earlier, call.name)
     items = [(given, result) for name, given, result in earlier if name != call.name]
     arguments = without_unasked_powers(arguments, run.ctx.task, results, item_values(run.ctx.task, items))
     arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
@@ -127,8 +133,9 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = {key: with_missing_count(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
-    arguments = as_difference(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
-    arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results)
+    arguments = as_percent_fractions(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
+    arguments = as_difference(arguments, run.ctx.task, results)
+    arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results, earlier)
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))

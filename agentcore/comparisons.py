@@ -9,6 +9,8 @@ tools returned, the expression runs as the larger minus the smaller ("899 - 329"
 exceeds the other. The smaller minus the larger ("1.2 - 8.75" for "How much less does a pen cost than a usb
 cable?", compose16's l09) runs the same way: the amount asked is never negative. "How many times" more, as
 much or larger than asks for a ratio: an expression of two returned numbers runs as the larger over the smaller.
+A shortfall ("How many more words do I need?", "how far under the limit") is a difference too, between a number
+a tool returned and one the task writes ("at least 40 words"), which the model adds just the same.
 """
 
 from __future__ import annotations
@@ -30,6 +32,15 @@ _COMPARISON = re.compile(
     r"|\bwhich\b[^?.!]*\b(?:more|less|fewer|[a-z]{3,}er)\b[^?.!]*\bby how (?:much|many)\b",
     re.I,
 )
+# What is still missing to reach an amount, or how far one is from a limit: "How many more words do I need to
+# write?", "how many more liters do I need to add", "How many kilograms under the limit am I?" (independent8's
+# ca16, ca33, ca35). The task writes one of the two amounts, a tool returns the other: their gap is asked.
+_SHORTFALL = re.compile(
+    r"\bhow (?:much|many)\s+(?:\w+\s+)?(?:more|further|extra)\b(?![^?.!]*\bthan\b)"
+    r"|\bhow (?:much|many)\b[^?.!]*\b(?:(?:under|over|below|above)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
+    r"(?:limit|budget|target|goal|cap|max\w*|allowance|quota)|short of|shy of)\b",
+    re.I,
+)
 # "How many times more does a laptop cost than a tablet?", "how many times as much": a ratio, not a difference.
 _RATIO = re.compile(r"\bhow many times\b[^?.!]*\b(?:than|as)\b", re.I)
 _NUM = r"\d+(?:\.\d+)?"
@@ -45,6 +56,11 @@ def asks_difference(task: str) -> bool:
     return _COMPARISON.search(task) is not None and not asks_ratio(task)
 
 
+def asks_shortfall(task: str) -> bool:
+    """Whether the task asks what is missing to reach an amount or how far one is under (over) a limit."""
+    return _SHORTFALL.search(task) is not None and not asks_ratio(task)
+
+
 def asks_ratio(task: str) -> bool:
     """Whether the task asks how many times one thing is another ("How many times more ... than ...")."""
     return _RATIO.search(task) is not None
@@ -57,11 +73,34 @@ def as_difference(arguments: dict[str, Any], task: str, results: Sequence[str]) 
     nothing changes."""
     ratio = asks_ratio(task)
     if not ratio and not asks_difference(task):
-        return arguments
+        return as_shortfall(arguments, task, results)
     returned = {round(n, 9) for result in results for n in numbers_in(result)}
     written = _ratio if ratio else _difference
     fixed = {key: written(value, returned) for key, value in arguments.items()}
     return fixed if fixed != arguments else arguments
+
+
+def as_shortfall(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with an expression that adds a number a tool returned and one the task writes, or takes the
+    larger from the smaller, written as the larger minus the smaller, when the task asks a shortfall
+    (`22 + 40` for "at least 40 words ... How many more words do I need to write?" runs as `40 - 22`)."""
+    if not results or not asks_shortfall(task):
+        return arguments
+    returned = {round(n, 9) for result in results for n in numbers_in(result)}
+    known = returned | {round(n, 9) for n in numbers_in(task)}
+    fixed = {key: _gap(value, returned, known) for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+def _gap(value: Any, returned: set[float], known: set[float]) -> Any:
+    pair = _returned_pair(value, known, _PAIR)
+    if pair is None or not {round(float(pair[0]), 9), round(float(pair[2]), 9)} & returned:
+        return value
+    first, sign, second = pair
+    if sign == "-" and float(first) > float(second):
+        return value
+    high, low = _ordered(first, second)
+    return f"{high} - {low}"
 
 
 def answered(task: str, arguments: Any, results: Sequence[str]) -> bool:

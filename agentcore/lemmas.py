@@ -26,7 +26,14 @@ def lemma(word: str) -> str:
 def same_word(one: str, other: str) -> bool:
     """`one` and `other` are forms of one word ("mice", "mouse"), or the same word."""
     one, other = one.lower(), other.lower()
-    return one == other or (one[:1] == other[:1] and lemma(one) == lemma(other))
+    if one == other or _f_plural(one, other) or _f_plural(other, one):
+        return True
+    return one[:1] == other[:1] and lemma(one) == lemma(other)
+
+
+def _f_plural(plural: str, single: str) -> bool:
+    """ "loaves" of "loaf", "knives" of "knife": plurals the dictionary leaves as "loave"."""
+    return plural.endswith("ves") and single in (plural[:-3] + "f", plural[:-3] + "fe")
 
 
 def irregular(word: str) -> str | None:

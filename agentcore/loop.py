@@ -28,10 +28,11 @@ from agentcore.loop_checks import (
     step_items,
     written_again,
 )
-from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall, ToolSpec
+from agentcore.messages import CallPart, ModelRequest, ModelResponse, ToolCall, ToolSpec, Usage
 from agentcore.moved_past import answer_moved_past
 from agentcore.named import resolved_call
 from agentcore.operand_order import in_task_order
+from agentcore.percents import as_percent_fractions
 from agentcore.policy import Veto
 from agentcore.portions import of_results
 from agentcore.probe import alternatives, chosen, cut_alternatives, item_alternatives, outcomes, word_alternatives
@@ -59,6 +60,9 @@ class ModelTurn:
         if len(run.steps) >= run.deps.settings.max_steps:
             return at_limit(run)
         run.ctx.step = len(run.steps) + 1
+        due = due_at_limit(run)
+        if due is not None:
+            return await run_due(run, due)
         last_turn(run)
         request = build_request(run)
         run.offered = frozenset(spec.name for spec in request.tools)
@@ -172,6 +176,7 @@ def in_order_as_named(run: Run, call: ToolCall, found: ToolCall) -> ToolCall:
     # "5 + (headphones price)" for "plus a fifth of that again" resolved to `5 + (129.99)`: the portion's
     # denominator added in its place runs as the portion (agentcore.portions; independent5's bx25)
     arguments = of_results(in_task_order(found.arguments, run.ctx.task, fetched), run.ctx.task, fetched)
+    arguments = as_percent_fractions(arguments, run.ctx.task, fetched)  # "10 * chair_price" for 10% of it
     return found if arguments is found.arguments else ToolCall(found.name, arguments)
 
 
@@ -225,6 +230,38 @@ def last_turn(run: Run) -> None:
     if settings.answer_at_limit and len(run.steps) == settings.max_steps - 1 and not run.final_only and answered:
         run.final_only = run.last_turn = True
         run.notice("last model turn before max_steps: only a final answer is offered", max_steps=settings.max_steps)
+
+
+def due_at_limit(run: Run) -> ToolCall | None:
+    """The call a check wrote out that has not run, when the turn max_steps allows last is due: the model would
+    be offered only an answer and answer without that step (independent8's ca22, "3 lb and 20 oz in kg", had
+    `1.360777 + 0.56699` written out on the seventh turn and answered 0.56699 on the eighth)."""
+    settings = run.deps.settings
+    if not settings.answer_at_limit or len(run.steps) != settings.max_steps - 1 or run.final_only:
+        return None
+    for fix in (run.stale_fix, run.written_fix):
+        if fix is not None and fix.name in {spec.name for spec in run.specs} and fix.signature() not in run.seen_calls:
+            return fix
+    return None
+
+
+async def run_due(run: Run, call: ToolCall) -> NextStep:
+    """The last turn: the loop runs the call written out, in place of a model turn, and answers with its result
+    (the step the checks held due is the one the task ended on). A call that fails or is refused ends the run
+    at max_steps, as a call on the last turn would."""
+    run.stale_fix = run.written_fix = None
+    run.offered = frozenset({call.name})
+    run.steps.append(Step(index=run.ctx.step, usage=Usage(), model_seconds=0.0, call=call))
+    run.steps[-1].notes.append("run by the loop: the call written out was due on the last turn")
+    run.notice("last turn before max_steps with a call written out and not run; the loop runs it",
+               call=call.signature())  # fmt: skip
+    run.messages.append(prompting.assistant_turn(call, None))
+    signature = call.signature()
+    await _policed(run, run.steps[-1], call, signature)
+    result = run.seen_calls.get(signature)
+    if result is None or signature in run.failed_calls:
+        return at_limit(run)
+    return accept(run, result.strip())
 
 
 def at_limit(run: Run) -> Finish:

@@ -5,44 +5,80 @@
 task writes as so much "a", "an", "per", "each" or "every" something is a rate: it scales a count, and a sum of
 the rate and a tool result is never what the task asks. Such a sum runs as their product, with any other terms
 still added ("84 + 120 + 500" for $120 per day over 84 days and a $500 fee). A sum of the rate and a number of
-the task ("95 + 20" for a fee) is the model's own business and stays.
+the task ("95 + 20" for a fee) is the model's own business and stays, but for the rate converted beside the count
+of what it is per: "750 g of flour per loaf. I'm baking 3 loaves - how many pounds" ran `1.653467 + 3`
+(independent8's ca32), which runs as `1.653467 * 3`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from agentcore.function_words import FUNCTION_WORDS
-from agentcore.unfinished import BARE_NUMBER, values_in
+from agentcore.lemmas import same_word
+from agentcore.unfinished import BARE_NUMBER, leaves, values_in
 
 # "$95 a night", "8 cents a word", "5 km every morning", "3 per person": a number, an optional unit word, and
 # the thing it is counted per. "a total", "a few" and "a lot" name no unit.
+# "750 g of flour per loaf": a unit word may name what it measures before the thing it is per.
 _RATE = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:(?P<unit>[a-z]+)\s+)?(?:a|an|per|each|every)\s+"
-    r"(?!(?:total|few|lot|bit|half)\b)[a-z]",
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:(?P<unit>[a-z]+)\s+(?:of\s+[a-z]+\s+)?)?(?:a|an|per|each|every)\s+"
+    r"(?!(?:total|few|lot|bit|half)\b)(?P<per>[a-z]+)",
     re.IGNORECASE,
 )
+_COUNTED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+([a-z]+)", re.IGNORECASE)  # "3 loaves"
 _TERMS = re.compile(rf"^\s*{BARE_NUMBER.pattern}(?:\s*\+\s*{BARE_NUMBER.pattern})+\s*$")  # a plain sum
 
 
 def rates(task: str) -> set[float]:
     """The numbers the task writes as rates."""
+    return {float(match.group(1)) for match in _rate_matches(task)}
+
+
+def _rate_matches(task: str) -> list[re.Match[str]]:
+    # "add 50 for a warranty" is no rate
+    return [m for m in _RATE.finditer(task) if (m.group("unit") or "").lower() not in FUNCTION_WORDS]
+
+
+def per_counts(task: str) -> set[float]:
+    """The numbers the task writes as a count of what one of its rates is per: the 3 of "3 loaves" beside "750 g of
+    flour per loaf" (independent8's ca32)."""
+    pers = [match.group("per") for match in _rate_matches(task)]
     return {
         float(match.group(1))
-        for match in _RATE.finditer(task)
-        if (match.group("unit") or "").lower() not in FUNCTION_WORDS  # "add 50 for a warranty" is no rate
+        for match in _COUNTED.finditer(task)
+        if any(same_word(match.group(2), per) for per in pers)
     }
 
 
-def as_products(arguments: dict[str, Any], task: str, results: list[str]) -> dict[str, Any]:
+def converted_rates(task: str, earlier: Sequence[tuple[str, dict[str, Any], str]]) -> set[float]:
+    """The results of calls that took one of the task's rates as a value (750 g per loaf in lb: 1.653467): the
+    rate in another unit."""
+    given = rates(task)
+    return {
+        value
+        for _, arguments, result in earlier
+        if BARE_NUMBER.fullmatch(result.strip())
+        and any(isinstance(v, int | float) and not isinstance(v, bool) and float(v) in given for v in leaves(arguments))
+        for value in values_in(result)
+    }
+
+
+def as_products(
+    arguments: dict[str, Any], task: str, results: list[str], earlier: Sequence[tuple[str, dict[str, Any], str]] = ()
+) -> dict[str, Any]:
     """`arguments` with each sum of one of the task's rates and a tool result written as their product, and a
     product of a rate in cents and a result over 100 where the task asks for dollars; the same object when there
-    is none."""
+    is none. A rate a tool converted counts as a rate, and the task's count of what it is per as a count."""
     given = rates(task)
     if not given:
         return arguments
     counts = {v for result in results if BARE_NUMBER.fullmatch(result.strip()) for v in values_in(result)}
+    converted = converted_rates(task, earlier)
+    if converted:
+        given, counts = given | converted, counts | per_counts(task)
     cents = cent_rates(task) if _DOLLARS_ASKED.search(task) else set()
     fixed = {
         key: _in_dollars(_product(value, given, counts), cents, counts) if isinstance(value, str) else value

@@ -80,7 +80,9 @@ class Run:
     guess_checked: bool = False
     stale_checked: bool = False
     stale_fix: ToolCall | None = None  # the call a stale notice wrote out: run if the input is taken again
-    written_fix: ToolCall | None = None  # the call a portion or power notice wrote out: run for a bare number
+    written_fix: ToolCall | None = (
+        None  # the call a portion, power or held-step notice wrote out: run for a bare number
+    )
     doubled_checked: bool = False
     beside_checked: bool = False  # a call that counted an input beside its result was held back once
     combined_at: list[int] = field(default_factory=list)  # good steps done when the uncombined check fired

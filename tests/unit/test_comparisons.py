@@ -126,3 +126,44 @@ async def test_the_difference_answers_over_one_more_operation_on_it() -> None:
     result = await Agent(model, tools=[price, calculator]).run(task)
     assert result.output == "570"
     assert len(model.requests) == 4  # no turn spent sending 241 back
+
+
+WORDS = 'My teacher wants at least 40 words. Here is my paragraph: "One two." How many more words do I need to write?'
+
+
+@pytest.mark.parametrize(
+    ("task", "expression", "results", "expected"),
+    [
+        (WORDS, "22 + 40", ["22"], "40 - 22"),
+        (WORDS, "22 - 40", ["22"], "40 - 22"),
+        (
+            "A 40 gallon tank has 15 liters in it. How many more liters do I need to add?",
+            "151.4 + 15",
+            ["151.4"],
+            "151.4 - 15",
+        ),
+        (
+            "Bag limit is 23 kg; my suitcase weighs 41 lb. How many kilograms under the limit am I?",
+            "18.59 + 23",
+            ["18.59"],
+            "23 - 18.59",
+        ),
+    ],
+)
+def test_a_shortfall_runs_as_the_gap(task: str, expression: str, results: list[str], expected: str) -> None:
+    assert as_difference({"expression": expression}, task, results) == {"expression": expected}
+
+
+@pytest.mark.parametrize(
+    ("task", "expression", "results"),
+    [
+        (WORDS, "40 - 22", ["22"]),  # the gap as asked
+        (WORDS, "22 * 40", ["22"]),  # not a sum
+        ("Add 40 to the word count of the paragraph.", "22 + 40", ["22"]),  # no shortfall asked
+        ("How much will I pay over 12 months at 40 a month plus the 22 fee?", "22 + 40", ["22"]),  # a time span
+        (WORDS, "12 + 40", ["22"]),  # no returned number in it
+    ],
+)
+def test_sums_that_are_not_a_shortfall_stay(task: str, expression: str, results: list[str]) -> None:
+    arguments = {"expression": expression}
+    assert as_difference(arguments, task, results) is arguments

@@ -64,3 +64,8 @@ async def test_a_made_up_sum_names_the_item_by_its_lemma_and_a_fetched_lemma_use
     assert "(mouse, usb cables) with lookup first" in model.requests[2].messages[-1].content
     assert result.output == "83.65"
     assert len(model.requests) == 8  # 83.65 stands at once: "mice" counts as used
+
+
+def test_plurals_in_ves_are_forms_of_their_f_word() -> None:
+    assert same_word("loaves", "loaf") and same_word("knife", "knives") and same_word("Shelves", "shelf")
+    assert not same_word("loaves", "loan") and not same_word("leaves", "loaf")

@@ -86,3 +86,22 @@ async def test_an_earlier_result_answered_after_the_conversion_goes_back_to_the_
     """ar36 in another run: the pounds' 3175.14659 answered after 8 oz in g."""
     result = await Agent(ScriptedModel([*HELD_THEN_CONVERTED, "3175.14659", *SUMMED]), tools=TOOLS).run(BABY)
     assert result.output == "3401.942775"
+
+
+async def test_the_held_step_due_on_the_last_turn_is_run_by_the_loop() -> None:
+    """The held step written out on the turn before the last that max_steps allows (independent8's ca22): the
+    loop runs it in place of a turn that offers only an answer, and answers with its result."""
+    model = ScriptedModel([*HELD_THEN_CONVERTED, "226.796185"])
+    result = await Agent(model, tools=TOOLS, max_steps=5).run(BABY)
+    assert len(model.requests) == 4  # no fifth model turn
+    last = result.steps[-1]
+    assert last.call is not None and last.call.arguments == {"expression": "3175.14659 + 226.796185"}
+    assert last.usage.calls == 0 and last.notes
+    assert (result.status, result.output) == ("completed", "3401.942775")
+
+
+async def test_with_turns_left_the_model_makes_the_held_step_itself() -> None:
+    model = ScriptedModel([*HELD_THEN_CONVERTED, "226.796185", *SUMMED])
+    result = await Agent(model, tools=TOOLS, max_steps=6).run(BABY)
+    assert len(model.requests) == 6 and not result.steps[-2].notes
+    assert result.output == "3401.942775"

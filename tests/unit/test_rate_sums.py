@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentcore import Agent
-from agentcore.rate_sums import as_products, rates
+from agentcore.rate_sums import as_products, per_counts, rates
 from agentcore.testing import ScriptedModel, call
 from bench import toolbox
 
@@ -68,3 +68,23 @@ async def test_the_loop_runs_the_nights_times_the_rate() -> None:
 )
 def test_a_rate_in_cents_times_a_count_is_over_100_where_dollars_are_asked(task: str, runs: str) -> None:
     assert as_products({"expression": "13 * 8"}, task, ["13"]) == {"expression": runs}
+
+
+FLOUR = "Recipe calls for 750 g of flour per loaf. I'm baking 3 loaves - how many pounds of flour do I need?"
+FLOUR_IN_LB = [("unit_convert", {"value": 750, "from_unit": "g", "to_unit": "lb"}, "1.653467")]
+
+
+def test_a_converted_rate_beside_the_count_of_what_it_is_per_is_a_product() -> None:
+    """independent8's ca32: the rate converted, then added to the loaves."""
+    assert rates(FLOUR) == {750.0} and per_counts(FLOUR) == {3.0}
+    assert as_products({"expression": "1.653467 + 3"}, FLOUR, ["1.653467"], FLOUR_IN_LB) == {
+        "expression": "1.653467 * 3"
+    }
+
+
+def test_a_converted_rate_beside_another_number_stays() -> None:
+    task = "Recipe calls for 750 g of flour per loaf, plus 3 g of salt. How many pounds of flour for 2 loaves?"
+    arguments = {"expression": "1.653467 + 3"}
+    assert as_products(arguments, task, ["1.653467"], FLOUR_IN_LB) is arguments  # 3 counts grams, not loaves
+    unconverted = [("unit_convert", {"value": 3, "from_unit": "g", "to_unit": "lb"}, "1.653467")]
+    assert as_products(arguments, FLOUR, ["1.653467"], unconverted) is arguments  # the rate was not converted

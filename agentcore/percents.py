@@ -1,0 +1,78 @@
+"""A percentage of the task multiplied as a whole number: "Shipping costs 10% of the chair's price" called as
+`calculator("10 * 85")` (independent8's ca27: 850 for 8.5), or multiplied by its own fraction beside the value it
+is a share of: "the price plus 7% tax" called as `215 + 7 * 0.07` (ca25).
+
+The 0.5B model writes a percentage's number where its fraction belongs. Where the task writes a number only as a
+percentage ("10%", "10 percent"), and an arithmetic expression multiplies that number by another one with no
+division by 100 anywhere in it, the number runs as its fraction (`0.1 * 85`): N% of anything is never N times it.
+Multiplied by its own fraction, beside a tool's result that the product is added to or taken from, the number
+stands for that result (`215 + 215 * 0.07`). A number the task also writes as a plain quantity ("10% off 10
+chairs"), or that a tool returned, is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agentcore.unfinished import PERCENT, PERCENT_SIGN, numbers_in
+
+_NUM = r"\d+(?:\.\d+)?"
+_NUMBER = re.compile(rf"(?<![\w.]){_NUM}(?![\w.])")
+_ARITHMETIC = re.compile(r"[\d\s.+\-*/()]*\*[\d\s.+\-*/()]*")
+_PER_HUNDRED = re.compile(r"/\s*100(?![\d.])|(?<![\d.])0\.01(?![\d])")
+_PERCENT_AFTER = re.compile(PERCENT_SIGN, re.IGNORECASE)
+_SHARE_ADDED = re.compile(rf"\s*({_NUM})\s*([-+])\s*({_NUM})\s*\*\s*({_NUM})\s*")
+
+
+def only_percents(task: str) -> set[float]:
+    """The numbers the task writes, every time, as a percentage ("7%" in "plus 7% tax" -> 7.0)."""
+    percents = {float(match.group(1)) for match in PERCENT.finditer(task)}
+    plain = {float(match.group(0)) for match in _NUMBER.finditer(task) if not _PERCENT_AFTER.match(task, match.end())}
+    return percents - plain
+
+
+def as_percent_fractions(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with each percentage written as a whole factor in an expression written as its fraction; the
+    same dict when nothing changes."""
+    returned = {round(n, 9) for result in results for n in numbers_in(result)}
+    percents = {p for p in only_percents(task) if round(p, 9) not in returned}
+    if not percents:
+        return arguments
+    fixed = {key: _fractions(value, percents, returned) for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+def _fractions(value: Any, percents: set[float], returned: set[float]) -> Any:
+    if not isinstance(value, str) or not _ARITHMETIC.fullmatch(value) or _PER_HUNDRED.search(value):
+        return value
+    for percent in sorted(percents):
+        fraction = round(percent / 100, 9)
+        if fraction in {round(n, 9) for n in numbers_in(value)}:
+            value = _of_result(value, percent, fraction, returned)
+        else:
+            value = _NUMBER.sub(lambda m, text=value, p=percent: _as_fraction(m, text, p), value)
+    return value
+
+
+def _as_fraction(match: re.Match[str], expression: str, percent: float) -> str:
+    """The number as its fraction where it is the percentage and a factor of a product."""
+    if float(match.group(0)) != percent:
+        return match.group(0)
+    before, after = expression[: match.start()].rstrip(), expression[match.end() :].lstrip()
+    if not before.endswith("*") and not after.startswith("*"):
+        return match.group(0)
+    return f"{percent / 100:g}"
+
+
+def _of_result(expression: str, percent: float, fraction: float, returned: set[float]) -> str:
+    """`R + P * F` (or `R - F * P`), R a result, P the percentage and F its fraction, as `R + R * F`."""
+    match = _SHARE_ADDED.fullmatch(expression)
+    if match is None or round(float(match.group(1)), 9) not in returned:
+        return expression
+    whole, sign, first, second = match.groups()
+    if {round(float(first), 9), round(float(second), 9)} != {round(percent, 9), fraction}:
+        return expression
+    share = first if round(float(first), 9) == fraction else second
+    return f"{whole} {sign} {whole} * {share}"

@@ -1,0 +1,48 @@
+"""A percentage of the task multiplied as a whole number (agentcore.percents)."""
+
+from __future__ import annotations
+
+from agentcore import Agent
+from agentcore.percents import as_percent_fractions, only_percents
+from agentcore.testing import ScriptedModel, call
+from bench import toolbox
+
+CHAIR = "Ordering a chair online. Shipping costs 10% of the chair's price. What's the total with shipping?"
+TAX = "I'm buying a monitor. What is the price plus 7% tax on it?"
+
+
+def test_only_numbers_always_written_as_percentages_count() -> None:
+    assert only_percents(CHAIR) == {10.0}
+    assert only_percents("A 12.5 percent tip on a bill") == {12.5}
+    assert only_percents("10% off each of 10 chairs") == set()  # 10 is also a count
+    assert only_percents("Add 15 to the price") == set()
+
+
+def test_a_percentage_as_a_whole_factor_runs_as_its_fraction() -> None:
+    fixed = as_percent_fractions({"expression": "10 * 85"}, CHAIR, ["85"])
+    assert fixed == {"expression": "0.1 * 85"}
+    assert as_percent_fractions({"expression": "85 + 85 * 10"}, CHAIR, ["85"]) == {"expression": "85 + 85 * 0.1"}
+
+
+def test_a_percentage_beside_its_own_fraction_stands_for_the_result() -> None:
+    assert as_percent_fractions({"expression": "215 + 7 * 0.07"}, TAX, ["215"]) == {"expression": "215 + 215 * 0.07"}
+    assert as_percent_fractions({"expression": "215 - 0.07 * 7"}, TAX, ["215"]) == {"expression": "215 - 215 * 0.07"}
+
+
+def test_written_forms_of_the_fraction_are_left_alone() -> None:
+    for right in ("85 * 10 / 100", "85 * 0.1", "85 + 85 * 10/100", "85 * 1.1", "10 + 85"):
+        arguments = {"expression": right}
+        assert as_percent_fractions(arguments, CHAIR, ["85"]) is arguments
+    returned = {"expression": "10 * 3"}  # 10 is a tool's result too
+    assert as_percent_fractions(returned, CHAIR, ["10"]) is returned
+    prose = {"query": "10 * 85 chairs"}  # not arithmetic
+    assert as_percent_fractions(prose, CHAIR, ["85"]) is prose
+
+
+async def test_the_scripted_run_multiplies_by_the_fraction() -> None:
+    """independent8's ca25 as it ran: the tax worked out on the percentage itself."""
+    tools = toolbox.agent_tools(["lookup", "calculator"])
+    script = [call("lookup", table="prices", key="monitor"), call("calculator", expression="215 + 7 * 0.07"), "230.05"]
+    result = await Agent(ScriptedModel(script), tools=tools).run(TAX)
+    assert [s.result for s in result.steps if s.call is not None] == ["215", "230.05"]
+    assert result.output == "230.05"
