@@ -8,6 +8,7 @@ fires a bounded number of times per run.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -373,14 +374,18 @@ def beside_call(run: Run, call: ToolCall) -> bool:
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {' and '.join(taken)} is counted again beside {result}", True
     run.notice("tool call uses an input beside the result that stands for it; not run", call=call.signature())
-    fixed = {k: _without(v, taken) for k, v in call.arguments.items()}
+    fixed = {k: _without(v, taken, result) for k, v in call.arguments.items()}
     run.messages.append(prompting.beside_notice(run.ctx.task, ToolCall(call.name, fixed), taken, result))
     return True
 
 
-def _without(value: Any, taken: list[str]) -> Any:
-    """`value` with the one counted-again number left out of its sum or product, where that can be written."""
+def _without(value: Any, taken: list[str], result: str) -> Any:
+    """`value` with the one counted-again number left out of its sum or product, where that can be written; where
+    that leaves the result alone, no step, the number goes as the result it stands for: `8.2296 * 9` after 9 yd
+    in m for the area of a square 9 yards a side is `8.2296 * 8.2296` (independent8's ca29 was shown `8.2296`)."""
     shorter = without_term(value, taken[0]) if isinstance(value, str) and len(taken) == 1 else None
+    if shorter is not None and BARE_NUMBER.fullmatch(shorter.strip()):
+        return re.sub(rf"(?<![\w.]){re.escape(taken[0])}(?![\w.])", result.strip(), value)
     return value if shorter is None else shorter
 
 

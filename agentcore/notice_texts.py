@@ -230,10 +230,12 @@ def _beside_text(part: NoticePart) -> str:
     fixed = part.call or ToolCall("the tool", {})
     example = _example(fixed)
     numbers = " and ".join(part.names)
+    # with the number left out, only the result would be left: it goes in the number's place (a square's side)
+    swapped = example.count(part.result.strip()) > 1
+    how = f"with {clip(part.result)} in place of {numbers}" if swapped else f"without {numbers}"
     return (
         f"Not run: {numbers} went into an earlier step, whose result {clip(part.result)} already stands for it;"
-        f" that call counts it twice.\nTask: {part.task}\nCall {fixed.name} without {numbers}, for example:"
-        f" {example}"
+        f" that call counts it twice.\nTask: {part.task}\nCall {fixed.name} {how}, for example: {example}"
     )
 
 

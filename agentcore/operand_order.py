@@ -10,7 +10,8 @@ away ("with 12 taken off", written `49.5 * 12`) as that subtraction, as does a c
 5`, which no calculator answers with a number), and a sum of the task's amount and a price where the task asks
 what is left after buying (`899 + 1000` for "What remains once I buy a laptop?" runs as `1000 - 899`), and so
 does a longer sum of prices and the amount paid where the task asks for the change, and a sum of a price and an
-amount the task knocks or takes off (`159 + 35` for "knock the $35 deposit ... off its price"). The words read are
+amount the task knocks or takes off (`159 + 35` for "knock the $35 deposit ... off its price"); "how many ... can
+I buy with $30" divides the amount by the price, whatever the model wrote between them. The words read are
 English arithmetic's words for a divisor, a subtrahend and a remainder, not a phrasing of the suite.
 """
 
@@ -64,8 +65,19 @@ def in_task_order(arguments: dict[str, Any], task: str, results: Sequence[str]) 
     other way round; the same dict when nothing changes."""
     returned = {round(n, 9) for result in results for n in numbers_in(result)}
     written = [round(n, 9) for n in numbers_in(task)]
-    fixed = {key: _ordered(value, task, returned, written) for key, value in arguments.items()}
+    fixed = {key: _bought(value, task, returned, written) for key, value in arguments.items()}
     return fixed if fixed != arguments else arguments
+
+
+def _bought(value: Any, task: str, returned: set[float], written: list[float]) -> Any:
+    """The amount over the price where the task asks how many it buys; else the pair in the task's order."""
+    match = _PAIR.fullmatch(value) if isinstance(value, str) else None
+    if match is not None:
+        left, operator, right = match.groups()
+        afforded = _afforded(task, (left, right), returned, written)
+        if afforded is not None:
+            return value if (operator, afforded) == ("/", f"{left} / {right}") else afforded
+    return _ordered(value, task, returned, written)
 
 
 def _ordered(value: Any, task: str, returned: set[float], written: list[float]) -> Any:
@@ -135,6 +147,24 @@ def _change(value: str, task: str, returned: set[float], written: list[float]) -
     if len(ours) != 1 or len(theirs) != len(numbers) - 1:
         return value
     return f"{ours[0]} - ({' + '.join(theirs)})"
+
+
+# "how many pens can I buy with $30", "how many tickets could we afford for 100 dollars": the amount over the price.
+_AFFORD = (
+    r"\bhow many\b[^?.!]*\b(?:can|could)\s+(?:i|we|you|they|he|she)\s+(?:buy|afford|get|purchase|order)\b"
+    r"[^?.!]*\b(?:with|for|on)\s+(?:\w+\s+)?\$?{n}(?!\d|\.\d)"
+)
+
+
+def _afforded(task: str, pair: tuple[str, str], returned: set[float], written: list[float]) -> str | None:
+    """`amount / price` for the task's amount and a returned price where the task asks how many it buys (any
+    operation written on the two: "30 - 1.2" for "how many pens can i buy with $30", independent8's ca15)."""
+    for amount, price in (pair, pair[::-1]):
+        if _is_ours(amount, returned, written) and _is_theirs(price, returned, written):
+            pattern = _AFFORD.format(n=re.escape(_as_written(task, float(amount))))
+            if re.search(pattern, task, re.IGNORECASE):
+                return f"{amount} / {price}"
+    return None
 
 
 def _is_ours(number: str, returned: set[float], written: list[float]) -> bool:

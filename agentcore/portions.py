@@ -147,7 +147,9 @@ _ADDITIVE = re.compile(
     r"|deduct|deducts|deducted|deducting|(?:take|takes|taking|took|taken)\s+(?:\S+\s+)?off)\b"
 )
 _SUBTRACTING = re.compile(r"minus|less|subtract|deduct|(?:take|takes|taking|took|taken)\b")
-_TOGETHER = re.compile(r"\b(?:together|altogether|combined|in total)\b")  # a sum of the things named
+# A sum of the things named; "the total with shipping", "including tax": the whole with its part (independent8's
+# ca27 answered the 10% shipping alone).
+_TOGETHER = re.compile(r"\b(?:together|altogether|combined|in total|total\s+(?:with|including|after)|including)\b")
 
 
 def factors(task: str) -> set[float]:

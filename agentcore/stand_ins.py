@@ -6,7 +6,8 @@
 - a name for the one value fetched so far: `"price + (price / 2)"` after `lookup` gave 64, `"D * D - D"` after
   `date_diff` gave 44.
 
-Each stands for that call's result, so the argument goes with the result written in (`with_results`). Only
+Each stands for that call's result, so the argument goes with the result written in (`with_results`); words
+that only describe a result written after it ("6 * 32.4 price in dollars") go. Only
 results of other tools, and only a result that is one number, are written in: a calculator's own earlier
 expressions are the stale check's business (`agentcore.unfinished.stale_inputs`). A name goes in only when one
 number was fetched and the expression uses one name, or when that one name is written once for each number fetched
@@ -46,11 +47,22 @@ def with_results(value: Any, tool: str, earlier: Sequence[tuple[str, Any, str]])
             fixed = re.sub(rf"(?<![\w.])(\d+(?:\.\d+)?)\s+{re.escape(text)}", rf"\1 * {result}", fixed)
             fixed = fixed.replace(text, result)
         fixed = _joined_inputs(fixed, arguments, result)
+    fixed = _undescribed(fixed, {result for _, _, result in numbers})
     written = {m.group() for m in re.finditer(r"\d+(?:\.\d+)?", fixed)}
     if not written & {result for _, _, result in numbers}:
         # a name beside a value already written is another thing: af07's "backpacks" after the mugs' 7.25
         fixed = _named(fixed, [result for _, _, result in numbers])
     return fixed if fixed != value else value
+
+
+# A number and the words after it up to the next operator or bracket: "32.4 price in dollars".
+_DESCRIBED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)((?:\s+[A-Za-z]+)+)(?=\s*(?:[-+*/)]|$))")
+
+
+def _undescribed(expression: str, results: set[str]) -> str:
+    """A result followed by words that describe it, as the result alone: "6 * 32.4 price in dollars" after the
+    lookup gave 32.4 (independent8's ca07 copied the table's "price in dollars" into three calls)."""
+    return _DESCRIBED.sub(lambda m: m.group(1) if m.group(1) in results else m.group(0), expression)
 
 
 def _named(expression: str, results: list[str]) -> str:

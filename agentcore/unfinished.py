@@ -69,7 +69,7 @@ def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     as 0.15)."""
     used = {v for arguments in calls for v in argument_values(_undated(arguments))}
     text = _THOUSANDS.sub("", _undated(task))
-    unused = []
+    unused = _unused_dates(task, calls)
     for match in _NUMBER.finditer(text):
         value = float(match.group())
         percent = bool(_PERCENT_AFTER.match(text, match.end()))
@@ -105,6 +105,27 @@ def _counts_a_list(text: str, match: re.Match[str]) -> bool:
     sentence = re.split(r"[.!?](?:\s|$)", text[match.end() :], maxsplit=1)[0]
     listed = _LIST.search(sentence)
     return listed is not None and len(_NUMBER.findall(listed.group())) == int(match.group())
+
+
+def _unused_dates(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
+    """The task's dates in digits that no call took, once any call took one: "from 2023-09-01 to 2024-01-20" of a
+    second project after only the first one's days were counted (independent8's ca20 was told only that the 2 of
+    "the two projects" was still to use, and added it)."""
+    taken = {key for a in calls for v in leaves(a) if isinstance(v, str) for m in _DATE.finditer(v) for key in
+             _day_keys(m.group())}  # fmt: skip
+    if not taken:
+        return []
+    return [m.group() for m in _DATE.finditer(task) if not _day_keys(m.group()) & taken]
+
+
+def _day_keys(date: str) -> set[str]:
+    """The days a date in digits may be, as "YYYY-MM-DD": "2023-9-1" and "2023-09-01" alike, and "3/1/2022" as
+    March 1 or January 3 (a call may have written it either way)."""
+    parts = [int(p) for p in re.split(r"[-/]", date)]
+    if "-" in date:
+        return {f"{parts[0]}-{parts[1]:02d}-{parts[2]:02d}"}
+    year = parts[2] + 2000 if parts[2] < 100 else parts[2]
+    return {f"{year}-{parts[0]:02d}-{parts[1]:02d}", f"{year}-{parts[1]:02d}-{parts[0]:02d}"}
 
 
 def _blank(match: re.Match[str]) -> str:

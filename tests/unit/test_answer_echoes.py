@@ -20,6 +20,7 @@ from agentcore.unfinished import (
     used_up,
     without_term,
 )
+from bench import toolbox
 
 
 @tool(read_only=True)
@@ -302,3 +303,17 @@ async def test_a_restated_number_while_a_number_of_the_task_is_unused_names_that
     notice = model.requests[2].messages[-1].content
     assert notice.startswith("Not done yet: 1360.77711 is only the result of the last step, and the task still uses 4")
     assert not model.requests[2].allow_final and result.output == "340.1942775"
+
+
+async def test_a_side_beside_its_converted_length_goes_as_that_length() -> None:
+    """independent8's ca29: 9 yd in m, then `8.2296 * 9` for the area of a square 9 yards a side; left out, the 9
+    would leave `8.2296`, no step: the notice writes the square."""
+    tools = toolbox.agent_tools(["unit_convert", "calculator"])
+    task = "My vegetable garden is a square, 9 yards on each side. What's its area in square meters?"
+    script = [call("unit_convert", value=9, from_unit="yd", to_unit="m"), call("calculator", expression="8.2296 * 9")]
+    model = ScriptedModel([*script, call("calculator", expression="8.2296 * 8.2296"), "67.72631616"])
+    result = await Agent(model, tools=tools).run(task)
+    notice = model.requests[2].messages[-1].content
+    assert "Call calculator with 8.2296 in place of 9, for example:" in notice
+    assert '{"tool": "calculator", "arguments": {"expression": "8.2296 * 8.2296"}}' in notice
+    assert result.output == "67.72631616"

@@ -100,3 +100,12 @@ async def test_the_loop_runs_the_division_in_the_tasks_order() -> None:
     result = await Agent(model, tools=[lookup, calculator]).run("The price of a laptop divided by 3 is what?")
     assert result.steps[1].call == call("calculator", expression="899 / 3")
     assert result.steps[1].result is not None and result.steps[1].result.startswith("299.66")
+
+
+@pytest.mark.parametrize("expression", ["30 - 1.2", "1.2 * 30", "1.2 + 30", "1.2 / 30", "30 / 1.2"])
+def test_how_many_it_buys_is_the_amount_over_the_price(expression: str) -> None:
+    """independent8's ca15, "how many pens can i buy with $30", ran `30 - 1.2`."""
+    task = "how many pens can i buy with $30"
+    assert in_task_order({"expression": expression}, task, ["1.2"]) == {"expression": "30 / 1.2"}
+    other = "how many pens did I buy? I paid 30"  # no amount to spend
+    assert in_task_order({"expression": expression}, other, ["1.2"])["expression"] in (expression, "30 - 1.2")

@@ -187,3 +187,12 @@ async def test_a_whole_no_tool_returned_is_not_read_as_the_part_taken() -> None:
 )
 def test_a_portions_denominator_added_runs_as_the_portion(expression: str, task: str, runs: str) -> None:
     assert of_results({"expression": expression}, task, ["129.99"]) == {"expression": runs}
+
+
+def test_a_total_with_its_part_asks_for_the_whole_and_the_part() -> None:
+    """independent8's ca27: "Shipping costs 10% of the chair's price. What's the total with shipping?" answered
+    with the shipping, `0.1 * 85`, alone."""
+    task = "Ordering a chair online. Shipping costs 10% of the chair's price. What's the total with shipping?"
+    assert portion_left(task, {"expression": "0.1 * 85"}, []) == ("0.1 * 85", "85", "total with")
+    alone = "Shipping costs 10% of the chair's price. What's the total shipping cost?"
+    assert portion_left(alone, {"expression": "0.1 * 85"}, []) is None

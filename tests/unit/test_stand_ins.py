@@ -78,3 +78,12 @@ CHAIR_BACKPACK = [({"table": "prices", "key": "chair"}, "85"), ({"table": "price
 )
 def test_names_for_results(expression: str, fetched: list[tuple[dict[str, str], str]], written: str | None) -> None:
     assert names_for_results(expression, fetched) == written
+
+
+def test_words_describing_a_result_go() -> None:
+    """independent8's ca07: the lookup's docs ("price in dollars") copied after the price."""
+    lamp = [("lookup", {"table": "prices", "key": "desk lamp"}, "32.4")]
+    assert with_results("6 * 32.4 price in dollars", "calculator", lamp) == "6 * 32.4"
+    assert with_results("(32.4 dollars + 2) * 6", "calculator", lamp) == "(32.4 + 2) * 6"
+    kept = "6 * 32 price in dollars"  # 32 was not returned: the words stay, and the calculator says so
+    assert with_results(kept, "calculator", lamp) is kept

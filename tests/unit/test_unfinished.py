@@ -735,7 +735,8 @@ def test_a_date_is_one_value_and_its_digits_use_no_number_of_the_task() -> None:
     assert unused_numbers(task, [dates]) == ["3"]
     assert unused_numbers(task, [dates, {"expression": "61 * 3"}]) == []
     assert premature(task, "61", "61", [dates]) == ["3"]
-    assert unused_numbers("Days between 3/1/2022 and 5/1/2022 divided by 2?", [{"start": "3/1/2022"}]) == ["2"]
+    slashed = [{"start": "2022-03-01", "end": "2022-05-01"}]  # the task's dates as the call wrote them
+    assert unused_numbers("Days between 3/1/2022 and 5/1/2022 divided by 2?", slashed) == ["2"]
 
 
 def test_a_date_with_its_month_in_words_is_one_value_too() -> None:
@@ -778,3 +779,13 @@ def test_the_parts_of_a_date_the_date_tool_took_are_no_operands(
     assert date_parts({"expression": expression}, NIGHTS, task) == taken
     assert date_parts({"expression": expression}, [], task) == ([], "")  # no date went into a call yet
     assert date_parts({"start": "2025-08-02", "expression": expression}, NIGHTS, task) == ([], "")  # a date call
+
+
+def test_dates_in_digits_no_call_took_are_still_to_use() -> None:
+    """independent8's ca20: the second project's dates were never counted."""
+    task = "Project A ran from 2023-02-14 to 2023-06-30 and project B from 2023-09-01 to 2024-01-20. Total days?"
+    first = [{"start": "2023-02-14", "end": "2023-06-30"}]
+    assert unused_numbers(task, first) == ["2023-09-01", "2024-01-20"]
+    both = [*first, {"start": "2023-9-1", "end": "2024-01-20"}]  # the same day in another spelling
+    assert unused_numbers(task, both) == []
+    assert unused_numbers(task, [{"expression": "3 * 4"}])[:2] != ["2023-09-01", "2024-01-20"]  # no date taken yet
