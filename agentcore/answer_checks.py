@@ -11,6 +11,7 @@ run's messages and may name the tools the next turn must call (`Run.forced`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -85,13 +86,14 @@ def unfinished_check(run: Run, answer: str) -> bool:
         return False
     run.forced = item_tools(run) if unnamed else frozenset()
     run.forced = run.forced or frozenset(spec.name for spec in run.specs)
-    run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
     run.unfinished_named = run.unfinished_named or bool(unnamed)
     nowhere = run.made_up_calls | opened_for_nothing(run)  # a result that stands for nothing is none to combine
     real = [s.call for s in good_steps(run) if s.call is not None and s.call.signature() not in nowhere]
     steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call in real]
     waiting = open_results(steps)  # not the result of a call on made-up inputs: it stands for nothing
     waiting = waiting if len(waiting) > 1 else []
+    pending = [n for n in pending if not (waiting and _counts_results(run, n, len(waiting)))]
+    run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
     counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
     run.forced = _computing(run) if counted else run.forced
     run.messages.append(prompting.unfinished_notice(run.ctx.task, counted or pending, result, unnamed, waiting))
@@ -109,12 +111,23 @@ def uncombined_check(run: Run, answer: str) -> bool:
         pending = unused_numbers(run.ctx.task, [c.arguments for c in calls if c.signature() not in run.made_up_calls])
         steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
         pending += [n for n in unpaired(run.ctx.task, steps) if n not in pending]  # "2 + 4" for 2 desks, 4 chairs
+        pending = [n for n in pending if not _counts_results(run, n, len(uncombined))]
         counted = counted_items(run.ctx.task, pending, steps)  # ... each with its item's result: "3 * 215"
         run.forced = _computing(run) if counted else run.forced
         run.notice("final answer repeats one of the results still to combine", results=uncombined, numbers=pending)
         notice = prompting.unfinished_notice(run.ctx.task, counted or pending, uncombined[-1], (), uncombined)
         run.messages.append(notice)
     return bool(uncombined)
+
+
+def _counts_results(run: Run, number: str, results: int) -> bool:
+    """Whether the task's `number` counts the results still to combine, not an item fetched: the 2 of "the 2
+    projects" beside their two day counts (independent8's ca20 was told to use 2 as well, and counted again)."""
+    if not number.isdigit() or int(number) != results:
+        return False
+    # "the 2 projects", "those 3 trips": a definite count points back at things named; "for 2 people" does not
+    after = re.search(rf"\b(?:the|these|those|both|all)\s+{number}\s+([a-z]+)", run.ctx.task, re.IGNORECASE)
+    return after is not None and not mentions(used_text(run), after.group(1))
 
 
 def _computing(run: Run) -> frozenset[str]:
@@ -547,6 +560,10 @@ def _also_real(run: Run, done: list[Step], steps: list[tuple[Any, str]], result:
     )
 
 
+# "in total", "altogether", "combined", "the sum of", "both ... together": one answer made of several results.
+_TOTAL = re.compile(r"\b(?:in total|altogether|combined|together|sum of|total of|grand total)\b", re.IGNORECASE)
+
+
 def uncombined_results(run: Run, answer: str) -> list[str]:
     """The results still to combine (two looked-up prices that no call has used yet, or a product and a price)
     when the answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no tool
@@ -578,6 +595,8 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
         and first[s.call.signature()] == i
     ]
     together = run.items_probed or listed_together(run.ctx.task, candidates(run), used_text(run))
+    # or the task asks for a total of what the calls counted: two projects' days (independent8's ca20)
+    together = together or _TOTAL.search(run.ctx.task) is not None
     if len(same) < 2 or not together:
         return []
     calls = [arguments for arguments, _ in steps]

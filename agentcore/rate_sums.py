@@ -76,12 +76,12 @@ def as_products(
     if not given:
         return arguments
     counts = {v for result in results if BARE_NUMBER.fullmatch(result.strip()) for v in values_in(result)}
-    converted = converted_rates(task, earlier)
-    if converted:
-        given, counts = given | converted, counts | per_counts(task)
+    converted, per = converted_rates(task, earlier), per_counts(task)
     cents = cent_rates(task) if _DOLLARS_ASKED.search(task) else set()
     fixed = {
-        key: _in_dollars(_product(value, given, counts), cents, counts) if isinstance(value, str) else value
+        key: _in_dollars(_rated(value, (given, counts), (converted, per)), cents, counts)
+        if isinstance(value, str)
+        else value
         for key, value in arguments.items()
     }
     return fixed if fixed != arguments else arguments
@@ -112,6 +112,14 @@ def _in_dollars(expression: str, cents: set[float], counts: set[float]) -> str:
     if (left in cents and right in counts) or (right in cents and left in counts):
         return f"{expression.strip()} / 100"
     return expression
+
+
+def _rated(expression: str, written: tuple[set[float], set[float]], converted: tuple[set[float], set[float]]) -> str:
+    """The sum as a product of a rate the task writes and a result; else of a rate a tool converted and the task's
+    count of what it is per ("5 km every morning, 7 days a week": 7 is the rate of `3.106856 + 7`, independent1's
+    ar17, before the 3.106856 that 5 km became)."""
+    fixed = _product(expression, *written)
+    return fixed if fixed != expression or not converted[0] else _product(expression, *converted)
 
 
 def _product(expression: str, given: set[float], counts: set[float]) -> str:

@@ -83,8 +83,23 @@ def portion_check(run: Run, answer: str) -> bool:
     if run.portion_checked or run.final_only or not run.deps.settings.check_unfinished or not done:
         return False
     if not repeats_result(run.ctx.task, answer, (done[-1].result or "").strip()) and not _whole_again(done, answer):
-        return False
+        done = _before_fetched_again(done, answer, run.ctx.task)
+        if not done:
+            return False
     return _portion_next(run, done)
+
+
+def _before_fetched_again(done: list[Step], answer: str, task: str) -> list[Step]:
+    """The steps up to the one the answer repeats, where every later step only fetched a value that step already
+    used: `0.1 * 85` for the 10% shipping, the chair's 85 looked up after it, and 8.5 answered (independent8's
+    ca27); [] otherwise."""
+    for index in range(len(done) - 2, -1, -1):
+        step = done[index]
+        if step.call is not None and repeats_result(task, answer, (step.result or "").strip()):
+            used = argument_values(step.call.arguments)
+            later = [values_in(s.result or "") for s in done[index + 1 :]]
+            return done[: index + 1] if all(values and values <= used for values in later) else []
+    return []
 
 
 def _whole_again(done: list[Step], answer: str) -> bool:

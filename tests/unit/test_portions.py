@@ -10,6 +10,7 @@ from agentcore.events import Event, Notice
 from agentcore.portions import factors, named_portions, of_results, portion_left, subtracts
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
+from bench import toolbox
 
 
 @pytest.mark.parametrize(
@@ -196,3 +197,15 @@ def test_a_total_with_its_part_asks_for_the_whole_and_the_part() -> None:
     assert portion_left(task, {"expression": "0.1 * 85"}, []) == ("0.1 * 85", "85", "total with")
     alone = "Shipping costs 10% of the chair's price. What's the total shipping cost?"
     assert portion_left(alone, {"expression": "0.1 * 85"}, []) is None
+
+
+async def test_the_part_answered_after_its_whole_was_fetched_again_goes_back() -> None:
+    """independent8's ca27 as it ran: `10 * chair_price` (run as `0.1 * 85`, the price its name stands for), the
+    chair looked up after it, and the shipping's 8.5 answered."""
+    tools = toolbox.agent_tools(["lookup", "calculator"])
+    task = "Ordering a chair online. Shipping costs 10% of the chair's price. What's the total with shipping?"
+    script = [call("calculator", expression="10 * chair_price"), call("lookup", table="prices", key="chair"), "8.5"]
+    model = ScriptedModel([*script, call("calculator", expression="85 + 8.5"), "93.5"])
+    result = await Agent(model, tools=tools).run(task)
+    assert "85 + 8.5" in model.requests[3].messages[-1].content
+    assert result.output == "93.5"

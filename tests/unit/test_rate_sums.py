@@ -88,3 +88,11 @@ def test_a_converted_rate_beside_another_number_stays() -> None:
     assert as_products(arguments, task, ["1.653467"], FLOUR_IN_LB) is arguments  # 3 counts grams, not loaves
     unconverted = [("unit_convert", {"value": 3, "from_unit": "g", "to_unit": "lb"}, "1.653467")]
     assert as_products(arguments, FLOUR, ["1.653467"], unconverted) is arguments  # the rate was not converted
+
+
+def test_a_written_rate_beside_a_converted_one_goes_first() -> None:
+    """independent1's ar17: 5 km a morning in miles, beside "7 days a week"."""
+    task = "I run 5 km every morning, 7 days a week. How many miles is that a week?"
+    earlier = [("unit_convert", {"value": 5, "from_unit": "km", "to_unit": "mi"}, "3.106856")]
+    fixed = as_products({"expression": "3.106856 + 7"}, task, ["3.106856"], earlier)
+    assert fixed == {"expression": "3.106856 * 7"}

@@ -789,3 +789,22 @@ def test_dates_in_digits_no_call_took_are_still_to_use() -> None:
     both = [*first, {"start": "2023-9-1", "end": "2024-01-20"}]  # the same day in another spelling
     assert unused_numbers(task, both) == []
     assert unused_numbers(task, [{"expression": "3 * 4"}])[:2] != ["2023-09-01", "2024-01-20"]  # no date taken yet
+
+
+async def test_results_the_task_asks_a_total_of_are_combined() -> None:
+    """independent8's ca20: both projects' days counted, the second answered alone."""
+    from agentcore import Agent
+    from agentcore.testing import ScriptedModel, call
+    from bench import toolbox
+
+    task = (
+        "Project A ran from 2023-02-14 to 2023-06-30 and project B ran from 2023-09-01 to 2024-01-20. How many"
+        " days did the two projects last in total?"
+    )
+    script = [call("date_diff", start="2023-02-14", end="2023-06-30"), call("date_diff", start="2023-09-01",
+              end="2024-01-20"), "141", call("calculator", expression="136 + 141"), "277"]  # fmt: skip
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=toolbox.agent_tools(["date_diff", "calculator"])).run(task)
+    notice = model.requests[3].messages[-1].content
+    assert notice.startswith("Not done yet: the results 136, 141 are not combined yet.")  # the 2 counts them
+    assert result.output == "277"
