@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from agentcore import prompting
 from agentcore.asked_units import asked_unit
 from agentcore.bare_counts import unpaired
+from agentcore.comparisons import asks_total
 from agentcore.conversions import conversion_due
 from agentcore.grounding import counted_items, listed_together, mentions
 from agentcore.messages import CallPart, ToolCall
@@ -105,7 +106,10 @@ def uncombined_check(run: Run, answer: str) -> bool:
     """Results of one tool are fetched (both prices) but not combined, and the answer restates one or guesses."""
     uncombined = uncombined_results(run, answer)
     if uncombined:
-        run.forced = frozenset(spec.name for spec in run.specs)
+        # the tool that gave them does not combine them: two day counts asked again of date_diff (ca20)
+        every = frozenset(spec.name for spec in run.specs)
+        gave = {s.call.name for s in good_steps(run) if s.call is not None and s.result in uncombined}
+        run.forced = every - gave or every
         # "3 monitors and 2 keyboards": the counts still to use; a call on made-up inputs used none ("3 + 2 * 5")
         calls = [s.call for s in good_steps(run) if s.call is not None]
         pending = unused_numbers(run.ctx.task, [c.arguments for c in calls if c.signature() not in run.made_up_calls])
@@ -560,10 +564,6 @@ def _also_real(run: Run, done: list[Step], steps: list[tuple[Any, str]], result:
     )
 
 
-# "in total", "altogether", "combined", "the sum of", "both ... together": one answer made of several results.
-_TOTAL = re.compile(r"\b(?:in total|altogether|combined|together|sum of|total of|grand total)\b", re.IGNORECASE)
-
-
 def uncombined_results(run: Run, answer: str) -> list[str]:
     """The results still to combine (two looked-up prices that no call has used yet, or a product and a price)
     when the answer restates only some of them ("1.2 + 1.2 = 2.4" for 329 and 1.2) or brings a number no tool
@@ -596,7 +596,7 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
     ]
     together = run.items_probed or listed_together(run.ctx.task, candidates(run), used_text(run))
     # or the task asks for a total of what the calls counted: two projects' days (independent8's ca20)
-    together = together or _TOTAL.search(run.ctx.task) is not None
+    together = together or asks_total(run.ctx.task)
     if len(same) < 2 or not together:
         return []
     calls = [arguments for arguments, _ in steps]

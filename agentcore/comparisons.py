@@ -52,8 +52,20 @@ _TERMS = re.compile(rf"\s*({_TERM})\s*([-+])\s*({_TERM})\s*")
 
 
 def asks_difference(task: str) -> bool:
-    """Whether the task asks how much one thing exceeds another (not how many times: `asks_ratio`)."""
-    return _COMPARISON.search(task) is not None and not asks_ratio(task)
+    """Whether the task asks how much one thing exceeds another (not how many times: `asks_ratio`; not a total
+    whose parts are differences: "How many days did the two projects last in total (count each as the difference
+    between its dates)?", independent8's ca20)."""
+    total = asks_total(task) and re.search(r"\bthan\b|\bexceed", task, re.IGNORECASE) is None
+    return _COMPARISON.search(task) is not None and not asks_ratio(task) and not total
+
+
+# "in total", "altogether", "combined", "the sum of": one answer made of several results.
+_TOTAL = re.compile(r"\b(?:in total|altogether|combined|sum of|total of|grand total)\b", re.IGNORECASE)
+
+
+def asks_total(task: str) -> bool:
+    """Whether the task asks for a total of several things."""
+    return _TOTAL.search(task) is not None
 
 
 def asks_shortfall(task: str) -> bool:

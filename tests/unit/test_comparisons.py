@@ -167,3 +167,11 @@ def test_a_shortfall_runs_as_the_gap(task: str, expression: str, results: list[s
 def test_sums_that_are_not_a_shortfall_stay(task: str, expression: str, results: list[str]) -> None:
     arguments = {"expression": expression}
     assert as_difference(arguments, task, results) is arguments
+
+
+def test_a_total_of_differences_is_no_comparison() -> None:
+    """independent8's ca20: "difference between" explains each part of a total."""
+    task = "How many days did the 2 projects last in total (count each as the difference between its dates)?"
+    assert not asks_difference(task)
+    assert asks_difference("How much more do a laptop and a mouse cost combined than a tablet?")
+    assert asks_difference("What is the difference in price between a laptop and a tablet?")
