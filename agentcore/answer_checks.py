@@ -22,7 +22,7 @@ from agentcore.comparisons import asks_total
 from agentcore.conversions import conversion_due
 from agentcore.grounding import counted_items, listed_together, mentions
 from agentcore.messages import CallPart, ToolCall
-from agentcore.portions import adds
+from agentcore.portions import adds, adds_or_scales
 from agentcore.result import Step
 from agentcore.rows import wrong_row
 from agentcore.run_reads import (
@@ -109,7 +109,7 @@ def uncombined_check(run: Run, answer: str) -> bool:
         # the tool that gave them does not combine them: two day counts asked again of date_diff (ca20)
         every = frozenset(spec.name for spec in run.specs)
         gave = {s.call.name for s in good_steps(run) if s.call is not None and s.result in uncombined}
-        run.forced = every - gave or every
+        run.forced = every - gave if len(gave) == 1 and not _computes(run, next(iter(gave))) else every
         # "3 monitors and 2 keyboards": the counts still to use; a call on made-up inputs used none ("3 + 2 * 5")
         calls = [s.call for s in good_steps(run) if s.call is not None]
         pending = unused_numbers(run.ctx.task, [c.arguments for c in calls if c.signature() not in run.made_up_calls])
@@ -122,6 +122,11 @@ def uncombined_check(run: Run, answer: str) -> bool:
         notice = prompting.unfinished_notice(run.ctx.task, counted or pending, uncombined[-1], (), uncombined)
         run.messages.append(notice)
     return bool(uncombined)
+
+
+def _computes(run: Run, tool: str) -> bool:
+    """Whether the run called `tool` with arithmetic: a calculator's results are combined by the calculator."""
+    return any(s.call is not None and s.call.name == tool and adds_or_scales(s.call.arguments) for s in good_steps(run))
 
 
 def _counts_results(run: Run, number: str, results: int) -> bool:

@@ -55,10 +55,12 @@ def asks_difference(task: str) -> bool:
     """Whether the task asks how much one thing exceeds another (not how many times: `asks_ratio`; not a total
     whose parts are differences: "How many days did the two projects last in total (count each as the difference
     between its dates)?", independent8's ca20)."""
-    total = asks_total(task) and re.search(r"\bthan\b|\bexceed", task, re.IGNORECASE) is None
+    total = _IN_TOTAL.search(task) is not None and re.search(r"\bthan\b|\bexceed", task, re.IGNORECASE) is None
     return _COMPARISON.search(task) is not None and not asks_ratio(task) and not total
 
 
+_IN_TOTAL = re.compile(r"\b(?:in total|altogether)\b", re.IGNORECASE)  # not "the difference between the sum of"
+_ADDING = re.compile(r"\b(?:added|plus)\b", re.IGNORECASE)  # not "to add", which a shortfall asks
 # "in total", "altogether", "combined", "the sum of": one answer made of several results.
 _TOTAL = re.compile(r"\b(?:in total|altogether|combined|sum of|total of|grand total)\b", re.IGNORECASE)
 
@@ -69,8 +71,11 @@ def asks_total(task: str) -> bool:
 
 
 def asks_shortfall(task: str) -> bool:
-    """Whether the task asks what is missing to reach an amount or how far one is under (over) a limit."""
-    return _SHORTFALL.search(task) is not None and not asks_ratio(task)
+    """Whether the task asks what is missing to reach an amount or how far one is under (over) a limit; not
+    where it also adds ("with 25 dollars of shipping added", "further ... in total")."""
+    if asks_ratio(task) or asks_total(task) or _ADDING.search(task):
+        return False
+    return _SHORTFALL.search(task) is not None
 
 
 def asks_ratio(task: str) -> bool:

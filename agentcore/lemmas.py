@@ -31,9 +31,14 @@ def same_word(one: str, other: str) -> bool:
     return one[:1] == other[:1] and lemma(one) == lemma(other)
 
 
+# English nouns whose plural turns f or fe into ves (a closed class): the dictionary leaves "loaves" as "loave".
+_F_NOUNS = frozenset({"calf", "elf", "half", "hoof", "knife", "leaf", "life", "loaf", "scarf", "self", "sheaf",
+                      "shelf", "thief", "wife", "wolf", "wharf"})  # fmt: skip
+
+
 def _f_plural(plural: str, single: str) -> bool:
-    """ "loaves" of "loaf", "knives" of "knife": plurals the dictionary leaves as "loave"."""
-    return plural.endswith("ves") and single in (plural[:-3] + "f", plural[:-3] + "fe")
+    """The plural of one of those nouns ("loaves" of "loaf"); not "saves" of "safe"."""
+    return single in _F_NOUNS and plural.endswith("ves") and single in (plural[:-3] + "f", plural[:-3] + "fe")
 
 
 def irregular(word: str) -> str | None:

@@ -256,12 +256,11 @@ async def run_due(run: Run, call: ToolCall) -> NextStep:
     run.notice("last turn before max_steps with a call written out and not run; the loop runs it",
                call=call.signature())  # fmt: skip
     run.messages.append(prompting.assistant_turn(call, None))
-    signature = call.signature()
-    await _policed(run, run.steps[-1], call, signature)
-    result = run.seen_calls.get(signature)
-    if result is None or signature in run.failed_calls:
+    step = run.steps[-1]
+    await _policed(run, step, call, call.signature())
+    if step.result is None or step.tool_error:  # the call that ran may be a rewritten one: its step tells
         return at_limit(run)
-    return accept(run, result.strip())
+    return accept(run, step.result.strip())
 
 
 def at_limit(run: Run) -> Finish:

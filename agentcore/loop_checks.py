@@ -379,13 +379,16 @@ def beside_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
+_SIGNED = re.compile(r"[\d)]\s*[-+]")  # a sum or difference, not a product
+
+
 def _without(value: Any, taken: list[str], result: str) -> Any:
     """`value` with the one counted-again number left out of its sum or product, where that can be written; where
     that leaves the result alone, no step, the number goes as the result it stands for: `8.2296 * 9` after 9 yd
     in m for the area of a square 9 yards a side is `8.2296 * 8.2296` (independent8's ca29 was shown `8.2296`)."""
     shorter = without_term(value, taken[0]) if isinstance(value, str) and len(taken) == 1 else None
-    if shorter is not None and BARE_NUMBER.fullmatch(shorter.strip()):
-        return re.sub(rf"(?<![\w.]){re.escape(taken[0])}(?![\w.])", result.strip(), value)
+    if shorter is not None and BARE_NUMBER.fullmatch(shorter.strip()) and "*" in value and not _SIGNED.search(value):
+        return re.sub(rf"(?<![\w.]){re.escape(taken[0])}(?![\w.])", lambda _: result.strip(), value)
     return value if shorter is None else shorter
 
 

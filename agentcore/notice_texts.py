@@ -6,6 +6,7 @@ renders it through `notice_text`; the wording lives here so the turn design stay
 from __future__ import annotations
 
 import json
+import re
 
 from agentcore.messages import NoticePart, ToolCall
 
@@ -231,7 +232,8 @@ def _beside_text(part: NoticePart) -> str:
     example = _example(fixed)
     numbers = " and ".join(part.names)
     # with the number left out, only the result would be left: it goes in the number's place (a square's side)
-    swapped = example.count(part.result.strip()) > 1
+    number = re.escape(part.result.strip())
+    swapped = bool(number) and len(re.findall(rf"(?<![\w.]){number}(?![\w.])", example)) > 1
     how = f"with {clip(part.result)} in place of {numbers}" if swapped else f"without {numbers}"
     return (
         f"Not run: {numbers} went into an earlier step, whose result {clip(part.result)} already stands for it;"

@@ -75,7 +75,7 @@ def _bought(value: Any, task: str, returned: set[float], written: list[float]) -
     if match is not None:
         left, operator, right = match.groups()
         afforded = _afforded(task, (left, right), returned, written)
-        if afforded is not None:
+        if afforded is not None and not (operator == "-" and _STAGED.search(task)):
             return value if (operator, afforded) == ("/", f"{left} / {right}") else afforded
     return _ordered(value, task, returned, written)
 
@@ -156,11 +156,16 @@ _AFFORD = (
 )
 
 
+# "after that", "what's left": an amount spent first, which a subtraction may rightly take away
+_STAGED = re.compile(r"\b(?:after|left|remaining|remains|first)\b", re.IGNORECASE)
+
+
 def _afforded(task: str, pair: tuple[str, str], returned: set[float], written: list[float]) -> str | None:
-    """`amount / price` for the task's amount and a returned price where the task asks how many it buys (any
-    operation written on the two: "30 - 1.2" for "how many pens can i buy with $30", independent8's ca15)."""
+    """`amount / price` for the task's amount and the one returned price where the task asks how many it buys (any
+    operation written on the two: "30 - 1.2" for "how many pens can i buy with $30", independent8's ca15; a
+    subtraction stays where the task spends on something first)."""
     for amount, price in (pair, pair[::-1]):
-        if _is_ours(amount, returned, written) and _is_theirs(price, returned, written):
+        if _is_ours(amount, returned, written) and _is_theirs(price, returned, written) and len(returned) == 1:
             pattern = _AFFORD.format(n=re.escape(_as_written(task, float(amount))))
             if re.search(pattern, task, re.IGNORECASE):
                 return f"{amount} / {price}"

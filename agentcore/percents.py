@@ -7,13 +7,15 @@ percentage ("10%", "10 percent"), and an arithmetic expression multiplies that n
 division by 100 anywhere in it, the number runs as its fraction (`0.1 * 85`): N% of anything is never N times it.
 Multiplied by its own fraction, beside a tool's result that the product is added to or taken from, the number
 stands for that result (`215 + 215 * 0.07`). A number the task also writes as a plain quantity ("10% off 10
-chairs"), or that a tool returned, is left as written.
+chairs"), or that a tool returned, is left as written, and so is every expression where the task asks its answer
+in percent ("by what percent").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from agentcore.unfinished import PERCENT, PERCENT_SIGN, numbers_in
@@ -23,6 +25,7 @@ _NUMBER = re.compile(rf"(?<![\w.]){_NUM}(?![\w.])")
 _ARITHMETIC = re.compile(r"[\d\s.+\-*/()]*\*[\d\s.+\-*/()]*")
 _PER_HUNDRED = re.compile(r"/\s*100(?![\d.])|(?<![\d.])0\.01(?![\d])")
 _PERCENT_AFTER = re.compile(PERCENT_SIGN, re.IGNORECASE)
+_ASKS_PERCENT = re.compile(r"\b(?:what|which|how many)\s+(?:percent|percentage|per cent)", re.IGNORECASE)
 _SHARE_ADDED = re.compile(rf"\s*({_NUM})\s*([-+])\s*({_NUM})\s*\*\s*({_NUM})\s*")
 
 
@@ -38,6 +41,8 @@ def as_percent_fractions(arguments: dict[str, Any], task: str, results: Sequence
     same dict when nothing changes."""
     returned = {round(n, 9) for result in results for n in numbers_in(result)}
     percents = {p for p in only_percents(task) if round(p, 9) not in returned}
+    if _ASKS_PERCENT.search(task):  # "by what percent does it grow over 6 months": `4 * 6` is in percent
+        return arguments
     if not percents:
         return arguments
     fixed = {key: _fractions(value, percents, returned) for key, value in arguments.items()}
@@ -52,18 +57,22 @@ def _fractions(value: Any, percents: set[float], returned: set[float]) -> Any:
         if fraction in {round(n, 9) for n in numbers_in(value)}:
             value = _of_result(value, percent, fraction, returned)
         else:
-            value = _NUMBER.sub(lambda m, text=value, p=percent: _as_fraction(m, text, p), value)
+            value = _as_fractions(value, percent)
     return value
 
 
-def _as_fraction(match: re.Match[str], expression: str, percent: float) -> str:
-    """The number as its fraction where it is the percentage and a factor of a product."""
-    if float(match.group(0)) != percent:
-        return match.group(0)
-    before, after = expression[: match.start()].rstrip(), expression[match.end() :].lstrip()
-    if not before.endswith("*") and not after.startswith("*"):
-        return match.group(0)
-    return f"{percent / 100:g}"
+def _as_fractions(expression: str, percent: float) -> str:
+    """The expression with the percentage, where it is a factor of a product, as its fraction."""
+
+    def fraction(match: re.Match[str]) -> str:
+        if float(match.group(0)) != percent:
+            return match.group(0)
+        before, after = expression[: match.start()].rstrip(), expression[match.end() :].lstrip()
+        if not before.endswith("*") and not after.startswith("*"):
+            return match.group(0)
+        return format(Decimal(match.group(0)) / 100, "f")
+
+    return _NUMBER.sub(fraction, expression)
 
 
 def _of_result(expression: str, percent: float, fraction: float, returned: set[float]) -> str:

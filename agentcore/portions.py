@@ -147,9 +147,9 @@ _ADDITIVE = re.compile(
     r"|deduct|deducts|deducted|deducting|(?:take|takes|taking|took|taken)\s+(?:\S+\s+)?off)\b"
 )
 _SUBTRACTING = re.compile(r"minus|less|subtract|deduct|(?:take|takes|taking|took|taken)\b")
-# A sum of the things named; "the total with shipping", "including tax": the whole with its part (independent8's
-# ca27 answered the 10% shipping alone).
-_TOGETHER = re.compile(r"\b(?:together|altogether|combined|in total|total\s+(?:with|including|after)|including)\b")
+# A sum of the things named; "the total with shipping", "the total including tax": the whole with its part
+# (independent8's ca27 answered the 10% shipping alone).
+_TOGETHER = re.compile(r"\b(?:together|altogether|combined|in total|total\s+(?:with|including|after))\b")
 
 
 def factors(task: str) -> set[float]:
@@ -191,6 +191,12 @@ def portion_left(task: str, arguments: Any, earlier: Sequence[Any]) -> tuple[str
 def subtracts(word: str) -> bool:
     """Whether the operation word `portion_left` found takes away ("less", "taking off") rather than adds."""
     return _SUBTRACTING.match(word) is not None
+
+
+def adds_or_scales(arguments: Any) -> bool:
+    """Whether an arithmetic argument does any operation ("2697 + 90", "4 * 1.2"; not a date's hyphens)."""
+    texts = (v for v in leaves(arguments) if isinstance(v, str) and _ARITHMETIC.fullmatch(v))
+    return any(_SIGNED.search(text) or re.search(r"[\d)]\s*[*/]", text) for text in texts)
 
 
 def adds(arguments: Any) -> bool:

@@ -56,13 +56,15 @@ def with_results(value: Any, tool: str, earlier: Sequence[tuple[str, Any, str]])
 
 
 # A number and the words after it up to the next operator or bracket: "32.4 price in dollars".
+_ARITHMETIC = re.compile(r"[\d\s.+\-*/()]+")
 _DESCRIBED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)((?:\s+[A-Za-z]+)+)(?=\s*(?:[-+*/)]|$))")
 
 
 def _undescribed(expression: str, results: set[str]) -> str:
     """A result followed by words that describe it, as the result alone: "6 * 32.4 price in dollars" after the
     lookup gave 32.4 (independent8's ca07 copied the table's "price in dollars" into three calls)."""
-    return _DESCRIBED.sub(lambda m: m.group(1) if m.group(1) in results else m.group(0), expression)
+    fixed = _DESCRIBED.sub(lambda m: m.group(1) if m.group(1) in results else m.group(0), expression)
+    return fixed if _ARITHMETIC.fullmatch(fixed) else expression  # "top 10 hiking trails - e-bike" is a text
 
 
 def _named(expression: str, results: list[str]) -> str:

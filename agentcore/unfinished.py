@@ -22,7 +22,7 @@ from agentcore.dates import IN_WORDS
 # Not inside a Latin word or number ("mp3", "v2.1"); after CJK text it is a number ("最多10个": 10).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.\u00c0-\u024f])\d+(?:\.\d+)?(?![\d])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
+_DATE = re.compile(r"\b\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{1,2}-\d{1,2}-\d{4}\b")
 BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a value that is one number and nothing else ("80", "-3.5")
 PERCENT_SIGN = r"\s*(?:%|percent\b|per cent\b)"  # after a number: "15%", "15 percent"
 PERCENT = re.compile(rf"(\d+(?:\.\d+)?){PERCENT_SIGN}", re.IGNORECASE)
@@ -69,7 +69,7 @@ def unused_numbers(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     as 0.15)."""
     used = {v for arguments in calls for v in argument_values(_undated(arguments))}
     text = _THOUSANDS.sub("", _undated(task))
-    unused = _unused_dates(task, calls)
+    unused = []
     for match in _NUMBER.finditer(text):
         value = float(match.group())
         percent = bool(_PERCENT_AFTER.match(text, match.end()))
@@ -107,8 +107,9 @@ def _counts_a_list(text: str, match: re.Match[str]) -> bool:
     return listed is not None and len(_NUMBER.findall(listed.group())) == int(match.group())
 
 
-def _unused_dates(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
-    """The task's dates in digits that no call took, once any call took one: "from 2023-09-01 to 2024-01-20" of a
+def unused_dates(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
+    """The task's dates in digits that no call took, once any call took one (texts, not numbers: only the
+    unfinished notice names them): "from 2023-09-01 to 2024-01-20" of a
     second project after only the first one's days were counted (independent8's ca20 was told only that the 2 of
     "the two projects" was still to use, and added it)."""
     taken = {key for a in calls for v in leaves(a) if isinstance(v, str) for m in _DATE.finditer(v) for key in
@@ -119,10 +120,10 @@ def _unused_dates(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
 
 
 def _day_keys(date: str) -> set[str]:
-    """The days a date in digits may be, as "YYYY-MM-DD": "2023-9-1" and "2023-09-01" alike, and "3/1/2022" as
-    March 1 or January 3 (a call may have written it either way)."""
+    """The days a date in digits may be, as "YYYY-MM-DD": "2023-9-1" and "2023-09-01" alike, and "3/1/2022" or
+    "03-01-2022" as March 1 or January 3 (a call may have written it either way)."""
     parts = [int(p) for p in re.split(r"[-/]", date)]
-    if "-" in date:
+    if parts[0] > 31:
         return {f"{parts[0]}-{parts[1]:02d}-{parts[2]:02d}"}
     year = parts[2] + 2000 if parts[2] < 100 else parts[2]
     return {f"{year}-{parts[0]:02d}-{parts[1]:02d}", f"{year}-{parts[1]:02d}-{parts[0]:02d}"}
@@ -143,7 +144,7 @@ def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any
     own) and some number of the task went into no call; else []."""
     if not calls or not repeats_result(task, answer, result):
         return []
-    return unused_numbers(task, calls)
+    return unused_dates(task, calls) + unused_numbers(task, calls)
 
 
 # Words that always name an operation's factor, with the values a call may write for each ("half": / 2 or * 0.5).

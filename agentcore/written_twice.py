@@ -7,7 +7,8 @@ again once the price was in. Where an expression writes a number of the task mor
 exactly one bare-number result of an earlier call is in no later call and not in the expression, the first extra
 copy runs as that result (`49.5 - 12`): the slot the model filled with the number it had was the value it lacked.
 A number written twice as the task writes it twice ("12 + 12" for "12 on Monday and 12 on Tuesday"), or with no
-unused result, stays.
+unused result, stays, and so does a product of the number with itself ("12 * 12" for a square 12 ft a side) and
+any argument with a date in it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from agentcore.unfinished import BARE_NUMBER, argument_values, numbers_in, value
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _ARITHMETIC = re.compile(r"[\d\s.+\-*/()]+")
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[-/]\d{1,2}[-/]\d{2,4}")
+# The number twice beside a sign: "12 - 12"; not "12 * 12", which squares the side of "a 12 ft square".
+_SIGNED_PAIR = r"(?<![\w.]){n}\s*[-+]\s*{n}(?![\w.])"
 
 
 def with_unused_result(
@@ -48,11 +52,15 @@ def _unused_results(earlier: Sequence[tuple[str, dict[str, Any], str]], tool: st
 
 
 def _in_place(value: Any, result: str, written: Counter[float], returned: set[float]) -> Any:
-    if not isinstance(value, str) or not _ARITHMETIC.fullmatch(value) or values_in(result) & values_in(value):
+    if not isinstance(value, str) or not _ARITHMETIC.fullmatch(value) or _DATE.search(value):
+        return value
+    if values_in(result) & values_in(value):
         return value
     copies = Counter(round(float(m.group(0)), 9) for m in _NUMBER.finditer(value))
     extra = [n for n, k in copies.items() if written[n] and k > written[n] and n not in returned]
     if len(extra) != 1:
         return value
     first = next(m for m in _NUMBER.finditer(value) if round(float(m.group(0)), 9) == extra[0])
+    if not re.search(_SIGNED_PAIR.format(n=re.escape(first.group(0))), value):
+        return value
     return value[: first.start()] + result + value[first.end() :]

@@ -175,3 +175,12 @@ def test_a_total_of_differences_is_no_comparison() -> None:
     assert not asks_difference(task)
     assert asks_difference("How much more do a laptop and a mouse cost combined than a tablet?")
     assert asks_difference("What is the difference in price between a laptop and a tablet?")
+
+
+def test_additions_beside_a_shortfall_word_stay_and_a_difference_of_sums_is_asked() -> None:
+    added = "How much more will I pay for the laptop with 25 dollars of express shipping added?"
+    total = "I ran 16.09 km. How much further will I have run in total after 5 more?"
+    for task, expression in ((added, "899 + 25"), (total, "16.09 + 5")):
+        arguments = {"expression": expression}
+        assert as_difference(arguments, task, ["899", "16.09"]) is arguments
+    assert asks_difference("What is the difference between the sum of the laptop and mouse prices and the monitor?")

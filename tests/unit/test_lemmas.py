@@ -69,3 +69,7 @@ async def test_a_made_up_sum_names_the_item_by_its_lemma_and_a_fetched_lemma_use
 def test_plurals_in_ves_are_forms_of_their_f_word() -> None:
     assert same_word("loaves", "loaf") and same_word("knife", "knives") and same_word("Shelves", "shelf")
     assert not same_word("loaves", "loan") and not same_word("leaves", "loaf")
+
+
+def test_only_the_f_nouns_take_ves() -> None:
+    assert not same_word("saves", "safe") and not same_word("gives", "gif") and not same_word("proves", "prof")

@@ -109,3 +109,9 @@ def test_how_many_it_buys_is_the_amount_over_the_price(expression: str) -> None:
     assert in_task_order({"expression": expression}, task, ["1.2"]) == {"expression": "30 / 1.2"}
     other = "how many pens did I buy? I paid 30"  # no amount to spend
     assert in_task_order({"expression": expression}, other, ["1.2"])["expression"] in (expression, "30 - 1.2")
+
+
+def test_a_purchase_before_the_count_may_be_taken_away() -> None:
+    task = "I buy a notebook first. How many pens can I buy with $30 after that?"
+    arguments = {"expression": "30 - 4.5"}
+    assert in_task_order(arguments, task, ["4.5"]) is arguments

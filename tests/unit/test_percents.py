@@ -46,3 +46,10 @@ async def test_the_scripted_run_multiplies_by_the_fraction() -> None:
     result = await Agent(ScriptedModel(script), tools=tools).run(TAX)
     assert [s.result for s in result.steps if s.call is not None] == ["215", "230.05"]
     assert result.output == "230.05"
+
+
+def test_an_answer_in_percent_and_tiny_percentages() -> None:
+    grows = {"expression": "4 * 6"}
+    assert as_percent_fractions(grows, "It grows 4% a month. By what percent does it grow in 6 months?", []) is grows
+    tiny = "A fee of 0.005% on each of the card's charges: what is it on the laptop?"
+    assert as_percent_fractions({"expression": "0.005 * 899"}, tiny, ["899"]) == {"expression": "0.00005 * 899"}

@@ -87,3 +87,8 @@ def test_words_describing_a_result_go() -> None:
     assert with_results("(32.4 dollars + 2) * 6", "calculator", lamp) == "(32.4 + 2) * 6"
     kept = "6 * 32 price in dollars"  # 32 was not returned: the words stay, and the calculator says so
     assert with_results(kept, "calculator", lamp) is kept
+
+
+def test_words_after_a_result_in_a_text_stay() -> None:
+    text = "top 10 hiking trails - e-bike"
+    assert with_results(text, "search", [("count", {"what": "trails"}, "10")]) is text

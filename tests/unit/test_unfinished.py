@@ -23,6 +23,7 @@ from agentcore.unfinished import (
     stale_inputs,
     superseded,
     unsourced,
+    unused_dates,
     unused_numbers,
     unused_parts,
     with_result,
@@ -785,10 +786,12 @@ def test_dates_in_digits_no_call_took_are_still_to_use() -> None:
     """independent8's ca20: the second project's dates were never counted."""
     task = "Project A ran from 2023-02-14 to 2023-06-30 and project B from 2023-09-01 to 2024-01-20. Total days?"
     first = [{"start": "2023-02-14", "end": "2023-06-30"}]
-    assert unused_numbers(task, first) == ["2023-09-01", "2024-01-20"]
-    both = [*first, {"start": "2023-9-1", "end": "2024-01-20"}]  # the same day in another spelling
-    assert unused_numbers(task, both) == []
-    assert unused_numbers(task, [{"expression": "3 * 4"}])[:2] != ["2023-09-01", "2024-01-20"]  # no date taken yet
+    assert unused_dates(task, first) == ["2023-09-01", "2024-01-20"]
+    assert premature(task, "136", "136", first) == ["2023-09-01", "2024-01-20"]
+    assert unused_numbers(task, first) == []  # numbers only: other checks compare them as numbers
+    both = [*first, {"start": "09-01-2023", "end": "2024/1/20"}]  # the same days in other layouts
+    assert unused_dates(task, both) == []
+    assert unused_dates(task, [{"expression": "3 * 4"}]) == []  # no date taken yet: nothing to compare
 
 
 async def test_results_the_task_asks_a_total_of_are_combined() -> None:

@@ -35,3 +35,11 @@ async def test_the_held_call_written_again_after_the_lookup_takes_the_price() ->
     result = await Agent(ScriptedModel(script), tools=tools).run(TASK)
     assert [s.result for s in result.steps if s.call is not None][-1] == "37.5"
     assert result.output == "37.5"
+
+
+def test_dates_and_squares_are_no_copy_of_a_fetched_value() -> None:
+    task = "A square patio is 12 ft a side, booked for 2024-05-05; paving costs the tile price per sq ft."
+    tiles = [("lookup", {"table": "prices", "key": "tile"}, "4.5")]
+    for value in ("12 * 12", "2024-05-05"):
+        arguments = {"expression": value}
+        assert with_unused_result(arguments, task, tiles, "calculator") is arguments
