@@ -193,9 +193,13 @@ def subtracts(word: str) -> bool:
     return _SUBTRACTING.match(word) is not None
 
 
+_DATE = re.compile(r"\s*(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}[-/]\d{1,2}[-/]\d{2,4})\s*")
+
+
 def adds_or_scales(arguments: Any) -> bool:
-    """Whether an arithmetic argument does any operation ("2697 + 90", "4 * 1.2"; not a date's hyphens)."""
-    texts = (v for v in leaves(arguments) if isinstance(v, str) and _ARITHMETIC.fullmatch(v))
+    """Whether an arithmetic argument does any operation ("2697 + 90", "4 * 1.2"; not a date's hyphens: a date
+    tool's "2023-02-14" computes nothing)."""
+    texts = (v for v in leaves(arguments) if isinstance(v, str) and _ARITHMETIC.fullmatch(v) and not _DATE.fullmatch(v))
     return any(_SIGNED.search(text) or re.search(r"[\d)]\s*[*/]", text) for text in texts)
 
 

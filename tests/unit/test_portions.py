@@ -209,3 +209,10 @@ async def test_the_part_answered_after_its_whole_was_fetched_again_goes_back() -
     result = await Agent(model, tools=tools).run(task)
     assert "85 + 8.5" in model.requests[3].messages[-1].content
     assert result.output == "93.5"
+
+
+def test_a_date_computes_nothing() -> None:
+    from agentcore.portions import adds_or_scales
+
+    assert not adds_or_scales({"start": "2023-02-14", "end": "09/01/2023"})
+    assert adds_or_scales({"expression": "4 * 1.2"}) and adds_or_scales({"expression": "136 - 12"})
