@@ -128,6 +128,10 @@ def check_run_args(args: argparse.Namespace) -> None:
 
     if not args.task.strip():
         raise UserError('the task is empty: say what the agent should do, e.g. agentcore run "What is 17 * 23?"')
+    try:
+        args.task.encode("utf-8")  # bytes the shell could not decode arrive as lone surrogates
+    except UnicodeEncodeError as exc:
+        raise UserError(f"the task is not valid text (character {exc.start + 1} could not be decoded)") from None
     checks = [
         (args.max_steps >= 1, f"--max-steps must be at least 1, got {args.max_steps}"),
         (_positive(args.timeout), f"--timeout must be a positive number of seconds, got {args.timeout}"),

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.unfinished import BARE_NUMBER, PERCENT, leaves, numbers_in, shares, values_in
+from agentcore.unfinished import BARE_NUMBER, DATE_IN_DIGITS, PERCENT, leaves, numbers_in, shares, values_in
 
 _NAMED = {"half": 1 / 2, "third": 1 / 3, "quarter": 1 / 4, "fourth": 1 / 4, "fifth": 1 / 5, "sixth": 1 / 6,
           "eighth": 1 / 8, "tenth": 1 / 10, "hundredth": 1 / 100}  # fmt: skip
@@ -193,13 +193,11 @@ def subtracts(word: str) -> bool:
     return _SUBTRACTING.match(word) is not None
 
 
-_DATE = re.compile(r"\s*(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}[-/]\d{1,2}[-/]\d{2,4})\s*")
-
-
 def adds_or_scales(arguments: Any) -> bool:
     """Whether an arithmetic argument does any operation ("2697 + 90", "4 * 1.2"; not a date's hyphens: a date
     tool's "2023-02-14" computes nothing)."""
-    texts = (v for v in leaves(arguments) if isinstance(v, str) and _ARITHMETIC.fullmatch(v) and not _DATE.fullmatch(v))
+    texts = [v for v in leaves(arguments) if isinstance(v, str) and _ARITHMETIC.fullmatch(v)]
+    texts = [v for v in texts if not DATE_IN_DIGITS.fullmatch(v.strip())]
     return any(_SIGNED.search(text) or re.search(r"[\d)]\s*[*/]", text) for text in texts)
 
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentcore.named import named_runs
-from agentcore.unfinished import BARE_NUMBER
+from agentcore.unfinished import ARITHMETIC, BARE_NUMBER
 
 _OPERATOR = re.compile(r"[-+*/]")
 _NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()")
@@ -56,7 +56,6 @@ def with_results(value: Any, tool: str, earlier: Sequence[tuple[str, Any, str]])
 
 
 # A number and the words after it up to the next operator or bracket: "32.4 price in dollars".
-_ARITHMETIC = re.compile(r"[\d\s.+\-*/()]+")
 _DESCRIBED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)((?:\s+[A-Za-z]+)+)(?=\s*(?:[-+*/)]|$))")
 
 
@@ -64,7 +63,7 @@ def _undescribed(expression: str, results: set[str]) -> str:
     """A result followed by words that describe it, as the result alone: "6 * 32.4 price in dollars" after the
     lookup gave 32.4 (independent8's ca07 copied the table's "price in dollars" into three calls)."""
     fixed = _DESCRIBED.sub(lambda m: m.group(1) if m.group(1) in results else m.group(0), expression)
-    return fixed if _ARITHMETIC.fullmatch(fixed) else expression  # "top 10 hiking trails - e-bike" is a text
+    return fixed if ARITHMETIC.fullmatch(fixed) else expression  # "top 10 hiking trails - e-bike" is a text
 
 
 def _named(expression: str, results: list[str]) -> str:

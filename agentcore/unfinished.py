@@ -22,7 +22,8 @@ from agentcore.dates import IN_WORDS
 # Not inside a Latin word or number ("mp3", "v2.1"); after CJK text it is a number ("最多10个": 10).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.\u00c0-\u024f])\d+(?:\.\d+)?(?![\d])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_DATE = re.compile(r"\b\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{1,2}-\d{1,2}-\d{4}\b")
+DATE_IN_DIGITS = re.compile(r"\b\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{1,2}-\d{1,2}-\d{4}\b")
+ARITHMETIC = re.compile(r"[\d\s.+\-*/()]+")  # numbers, operators and brackets only: no words
 BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a value that is one number and nothing else ("80", "-3.5")
 PERCENT_SIGN = r"\s*(?:%|percent\b|per cent\b)"  # after a number: "15%", "15 percent"
 PERCENT = re.compile(rf"(\d+(?:\.\d+)?){PERCENT_SIGN}", re.IGNORECASE)
@@ -85,7 +86,7 @@ def _undated(value: Any) -> Any:
     if isinstance(value, str):
         # "from the 2nd of August 2025": the 2 and the 2025 went into the date tool's "2025-08-02" (independent5's
         # bx17 was told the task still used 2, 2025 and 16, and added them up)
-        return IN_WORDS.sub(_blank, _DATE.sub(_blank, value))
+        return IN_WORDS.sub(_blank, DATE_IN_DIGITS.sub(_blank, value))
     if isinstance(value, dict):
         return {key: _undated(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -107,28 +108,6 @@ def _counts_a_list(text: str, match: re.Match[str]) -> bool:
     return listed is not None and len(_NUMBER.findall(listed.group())) == int(match.group())
 
 
-def unused_dates(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
-    """The task's dates in digits that no call took, once any call took one (texts, not numbers: only the
-    unfinished notice names them): "from 2023-09-01 to 2024-01-20" of a
-    second project after only the first one's days were counted (independent8's ca20 was told only that the 2 of
-    "the two projects" was still to use, and added it)."""
-    taken = {key for a in calls for v in leaves(a) if isinstance(v, str) for m in _DATE.finditer(v) for key in
-             _day_keys(m.group())}  # fmt: skip
-    if not taken:
-        return []
-    return [m.group() for m in _DATE.finditer(task) if not _day_keys(m.group()) & taken]
-
-
-def _day_keys(date: str) -> set[str]:
-    """The days a date in digits may be, as "YYYY-MM-DD": "2023-9-1" and "2023-09-01" alike, and "3/1/2022" or
-    "03-01-2022" as March 1 or January 3 (a call may have written it either way)."""
-    parts = [int(p) for p in re.split(r"[-/]", date)]
-    if parts[0] > 31:
-        return {f"{parts[0]}-{parts[1]:02d}-{parts[2]:02d}"}
-    year = parts[2] + 2000 if parts[2] < 100 else parts[2]
-    return {f"{year}-{parts[0]:02d}-{parts[1]:02d}", f"{year}-{parts[1]:02d}-{parts[0]:02d}"}
-
-
 def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group())
 
@@ -137,14 +116,6 @@ def _as_fraction(percent: float) -> set[float]:
     """20% as a calculator sees it: 0.2, or 1.2 and 0.8 for "add 20% tax" and "20% off"."""
     share = percent / 100
     return {round(share, 12), round(1 + share, 12), round(1 - share, 12)}
-
-
-def premature(task: str, answer: str, result: str, calls: Sequence[dict[str, Any]]) -> list[str]:
-    """The numbers still to use, when the answer only restates the last tool result (it brings no number of its
-    own) and some number of the task went into no call; else []."""
-    if not calls or not repeats_result(task, answer, result):
-        return []
-    return unused_dates(task, calls) + unused_numbers(task, calls)
 
 
 # Words that always name an operation's factor, with the values a call may write for each ("half": / 2 or * 0.5).
@@ -438,11 +409,11 @@ def date_parts(arguments: Any, earlier: Sequence[tuple[str, Any, str]], task: st
 
 
 def _dates(text: str) -> list[str]:
-    return [m.group() for pattern in (_DATE, IN_WORDS) for m in pattern.finditer(text)]
+    return [m.group() for pattern in (DATE_IN_DIGITS, IN_WORDS) for m in pattern.finditer(text)]
 
 
 def _dated(value: str) -> bool:
-    return bool(_DATE.search(value) or IN_WORDS.search(value))
+    return bool(DATE_IN_DIGITS.search(value) or IN_WORDS.search(value))
 
 
 def beside_result(arguments: Any, earlier: Sequence[tuple[str, Any, str]], task: str) -> tuple[list[str], str]:

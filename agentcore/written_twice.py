@@ -18,11 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.unfinished import BARE_NUMBER, argument_values, numbers_in, values_in
+from agentcore.unfinished import ARITHMETIC, BARE_NUMBER, DATE_IN_DIGITS, argument_values, numbers_in, values_in
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
-_ARITHMETIC = re.compile(r"[\d\s.+\-*/()]+")
-_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[-/]\d{1,2}[-/]\d{2,4}")
 # The number twice beside a sign: "12 - 12"; not "12 * 12", which squares the side of "a 12 ft square".
 _SIGNED_PAIR = r"(?<![\w.]){n}\s*[-+]\s*{n}(?![\w.])"
 
@@ -52,7 +50,7 @@ def _unused_results(earlier: Sequence[tuple[str, dict[str, Any], str]], tool: st
 
 
 def _in_place(value: Any, result: str, written: Counter[float], returned: set[float]) -> Any:
-    if not isinstance(value, str) or not _ARITHMETIC.fullmatch(value) or _DATE.search(value):
+    if not isinstance(value, str) or not ARITHMETIC.fullmatch(value) or DATE_IN_DIGITS.search(value):
         return value
     if values_in(result) & values_in(value):
         return value

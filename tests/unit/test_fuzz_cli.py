@@ -224,6 +224,7 @@ def run_main(argv: list[str]) -> tuple[int, str]:
 @example(["run", "--tools", "http", "--http-allow", "example.org", "Fetch the page"])
 @example(["models", "pull", "nope"])
 @example(["run", "--model", "\udcff", "t"])
+@example(["run", "--memory", "x", "\ud800"])  # a task the shell could not decode: a user error
 def test_cli_returns_an_exit_code_for_any_argv(argv: list[str]) -> None:
     count("cli.main")
     code, err = run_main(argv)

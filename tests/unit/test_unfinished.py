@@ -9,6 +9,7 @@ import arithmetic_tools
 import pytest
 
 from agentcore.agent import Agent
+from agentcore.still_to_use import premature, unused_dates
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 from agentcore.unfinished import (
@@ -19,11 +20,9 @@ from agentcore.unfinished import (
     made_up,
     numbers_in,
     open_results,
-    premature,
     stale_inputs,
     superseded,
     unsourced,
-    unused_dates,
     unused_numbers,
     unused_parts,
     with_result,

@@ -1,0 +1,131 @@
+"""The probes the loop runs on a tool, as tool time in the run's ledger: the one alternative of a failed read-only
+call that works (`probed`), and the task's words a read-only tool accepts that no call used, the items the task
+still needs (`probed_items`, `pending_instead`). Moved out of `agentcore.loop`, whose turns call them."""
+
+from __future__ import annotations
+
+import time
+
+from agentcore.conversions import conversion_instead
+from agentcore.messages import CallPart, ToolCall, ToolSpec
+from agentcore.named import resolved_call
+from agentcore.probe import alternatives, chosen, cut_alternatives, item_alternatives, outcomes, word_alternatives
+from agentcore.run_reads import good_steps
+from agentcore.run_state import Run
+from agentcore.unfetched import CONTROL, placeholder_alternatives
+from agentcore.unfinished import leaves, repeats_result, unsourced
+
+
+async def probed(run: Run, call: ToolCall, error: str) -> tuple[ToolCall | None, str]:
+    """The alternative of a failed read-only call that succeeds (agentcore.probe: the only one, the widest of
+    nested ones, or the task's first item), if the policies let it through unchanged, and its kind ("enum", else
+    "word"); None for none or several enum values. The probes themselves are
+    not shown to the policies (Tool-Guard would plan for each): their results reach no one, and only the one that
+    runs is checked. Probes are tool time. The winner is called once more by the loop, on purpose: its events,
+    step and ledger then come from `execute_tool` like any call's (one extra read-only call, on a failure only)."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    if spec is None or run.messages[-1].role != "assistant":
+        return None, ""
+    own, asked = word_alternatives(call, spec, run.ctx.task, error)
+    copied = placeholder_alternatives(call, spec, run.ctx.task, [s.result or "" for s in good_steps(run)])
+    for kind, offered, task in (
+        ("enum", alternatives(call, spec), ""),
+        ("cut", cut_alternatives(call, spec), ""),
+        ("word", own, ""),
+        ("word", asked, run.ctx.task),
+        ("word", copied, run.ctx.task),
+    ):
+        candidates = [c for c in offered if c.signature() not in run.seen_calls]  # a call made gives nothing new
+        found = await timed_probes(run, candidates) if candidates else []
+        if (one := chosen(found, task)) is not None:
+            return (one, kind) if await run.deps.chain.before_tool(run.ctx, one) is one else (None, "")
+    specs = {s.name: s for s in run.specs}
+    done = [(s.call, specs[s.call.name], s.result or "") for s in good_steps(run) if s.call and s.call.name in specs]
+    named = await resolved_call(call, error, run.specs, done, lambda cs: timed_outcomes(run, cs), task=run.ctx.task)
+    if named is not None and await run.deps.chain.before_tool(run.ctx, named) is named:
+        return named, "named"
+    conversion = conversion_instead(run, call)  # "25 liters * 4": the words stand for the conversion due
+    if conversion is not None and await run.deps.chain.before_tool(run.ctx, conversion) is conversion:
+        return conversion, "conversion"
+    return None, ""
+
+
+async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
+    """For the unfinished check (`loop_checks.unused_words`): when the answer repeats the last result, of a
+    read-only call with a word of the task as its argument, or brings a number no tool returned (the laptop's
+    899 fetched, the printer's price guessed: compose10's h08), the task's other words that the same tool accepts
+    and no call used (agentcore.probe.item_alternatives): an item the task still needs."""
+    done = good_steps(run)
+    checked = run.unfinished_results
+    if not done or run.final_only or not run.deps.settings.check_unfinished or len(checked) >= 2:
+        return ()
+    last, task = done[-1], run.ctx.task
+    spec = next((s for s in run.specs if last.call is not None and s.name == last.call.name), None)
+    if (
+        spec is None
+        or last.call is None
+        or last.result in checked
+        or not (repeats_result(task, answer, last.result or "") or _guessed(run, answer))
+    ):
+        return ()
+    return _item_words(last.call, await other_items(run, last.call, spec))
+
+
+def _item_words(call: ToolCall, found: list[ToolCall]) -> tuple[str, ...]:
+    """The value each of `found` has in place of `call`'s word argument."""
+    return tuple(str(next((v for k, v in c.arguments.items() if v != call.arguments.get(k)), "")) for c in found)
+
+
+async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> list[ToolCall]:
+    """The task's words, sharing none with a value any call used or proposed, that the read-only tool `call`
+    went to accepts in place of its word argument from the task (agentcore.probe.item_alternatives): items the
+    task still needs. None when the tool also accepts `CONTROL`: a tool that takes any text (word_count) names no
+    item by taking one."""
+    done = good_steps(run)
+    proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
+    used = [str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments)]
+    candidates = item_alternatives(call, spec, run.ctx.task, used)
+    if not candidates:
+        return []
+    control = ToolCall(
+        call.name, {k: CONTROL if v != call.arguments.get(k) else v for k, v in candidates[0].arguments.items()}
+    )
+    found = await timed_probes(run, [control, *candidates])
+    return [] if control in found else found
+
+
+async def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
+    """A repeat of a successful read-only call, without a plan, while the task names other items the same tool
+    accepts (`other_items`) that no call fetched: the call for the first of them runs in its place, as a failed
+    call's one working value does (agentcore.probe). Told "Call a tool for pens next", the model looked the
+    notebooks up again twice (compose13's b07). Probed on a repeat only, not after every lookup. Named in the
+    observation instead, the items sent the model to the calculator with their names (compose10's h08)."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    settings = run.deps.settings
+    if spec is None or not spec.read_only or run.plan.active or not settings.check_unfinished:
+        return None
+    if call.signature() in run.failed_calls:
+        return None
+    waiting = [c for c in await other_items(run, call, spec) if c.signature() not in run.seen_calls]
+    return waiting[0] if waiting else None
+
+
+def _guessed(run: Run, answer: str) -> bool:
+    done = [step for step in good_steps(run) if step.call is not None]
+    calls = [step.call.arguments for step in done if step.call is not None]
+    return bool(unsourced(run.ctx.task, answer, [step.result or "" for step in done], calls))
+
+
+async def timed_probes(run: Run, candidates: list[ToolCall]) -> list[ToolCall]:
+    """The candidates that work; their time is tool time in the run's ledger (`timed_outcomes`)."""
+    results = await timed_outcomes(run, candidates)
+    return [candidate for candidate, result in zip(candidates, results, strict=True) if result is not None]
+
+
+async def timed_outcomes(run: Run, candidates: list[ToolCall]) -> list[str | None]:
+    """Each candidate's result, None where it failed (agentcore.probe.outcomes); tool time, as for probes."""
+    started = time.perf_counter()
+    try:
+        return await outcomes(run.deps.toolset, run.ctx, candidates)
+    finally:
+        run.ledger.tool_seconds += time.perf_counter() - started
