@@ -82,6 +82,9 @@ class Agent(Generic[DepsT, OutputT]):
     # Quantities the task spells out ("two chairs", "half a dozen") reach the model and the checks as digits
     # (agentcore.number_words); the result keeps the user's words.
     number_words: bool = True
+    # Tools that evaluate a formula are offered after the tools that fetch the numbers it needs, whatever order
+    # they were registered in (agentcore.tool_order): a small model opens with the first tool it is shown.
+    flow_order: bool = True
 
     def __init__(
         self,

@@ -30,6 +30,7 @@ from agentcore.policy import Chain, Policy
 from agentcore.result import Ledger, RunResult, RunStatus
 from agentcore.run_state import LoopSettings, Run, RunDeps
 from agentcore.steps import StepPlan
+from agentcore.tool_order import in_flow_order
 from agentcore.tools.toolset import Toolset, toolset_scope
 
 if TYPE_CHECKING:
@@ -150,6 +151,8 @@ class RunDriver:
         await self.chain.run_start(ctx)
         toolset = agent.current_toolset()
         specs = self.chain.tools(ctx, await toolset.list_tools())
+        if agent.flow_order:
+            specs = in_flow_order(specs)
         if specs:
             self._spell_out()
         system = prompting.system_message(agent.instructions_text, specs, self.chain.blocks(ctx))
