@@ -43,12 +43,33 @@ def item_values(task: str, earlier: Sequence[tuple[Any, str]]) -> dict[str, str]
 
 
 def _written_once(task: str) -> Iterator[tuple[str, list[str]]]:
-    """Each count the task writes once before a word, with the one or two words after it ("6", ["pens", "and"])."""
+    """Each count the task writes once before a word, with the one or two words after it ("6", ["pens", "and"]);
+    a count an item is handed out over comes again with that item ("a webcam in each of our 7 rooms": "7",
+    ["webcam"]), so the item's value is the one that count goes with."""
     text = task.lower()
     for match in COUNTED.finditer(text):
         count, words = match.group(1), [w for w in match.group(2, 3) if w]
         if len(re.findall(rf"(?<![\w.]){re.escape(count)}(?![\w.])", text)) == 1:
             yield count, words
+            yield from ((count, item) for item in _handed_out(text, count))
+
+
+# "a webcam in each of our 7 meeting rooms", "one lamp for every one of the 4 desks", "each of the 7 rooms needs a
+# webcam": one item per counted thing, so the count counts the item too (independent10's cc17 ran `64 + 7`).
+_OWNER = r"(?:our|the|my|your|their|these|those|its|his|her)\s+"
+_EACH_GETS = r"(?:in|for|to|on|at|per)\s+(?:each|every)(?:\s+one)?\s+of\s+"
+_GETS = r"\s+(?:gets?|needs?|has|have|requires?|takes?)\s+(?:an?|one)\s+"
+
+
+def _handed_out(text: str, count: str) -> list[list[str]]:
+    """The item the task hands out one of to each of `count` things, as its words; [] for none."""
+    number = re.escape(count)
+    item = r"([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)"
+    before = re.search(rf"\b(?:an?|one)\s+{item}\s+{_EACH_GETS}(?:{_OWNER})?{number}(?![\w.])", text)
+    after = re.search(
+        rf"\b(?:each|every)(?:\s+one)?\s+of\s+(?:{_OWNER})?{number}\s+[a-z]+(?:\s+[a-z]+)?{_GETS}{item}", text
+    )
+    return [m.group(1).split() for m in (before, after) if m is not None]
 
 
 def _value_of(count: str, words: list[str], earlier: Sequence[tuple[Any, str]]) -> str | None:

@@ -11,8 +11,8 @@ the user's own words.
 Quoted text is the user's data ("Count the words in 'one two three'") and stays as written, and so does a number
 word that is part of a name ("Seven Nation Army", "Ocean's Eleven"), or of an ordinal or compound ("twenty-first",
 "five-star"). "one" alone is left too: "which one", "one of them" are no quantities, and a lone 1 changes no
-calculation. Fractions and multipliers
-("half of it", "twice", "a third") are operations, which the checks read from the words themselves.
+calculation. So is a number that counts things already named ("these two lines", "the sum of the two"). Fractions
+and multipliers ("half of it", "twice", "a third") are operations, which the checks read from the words themselves.
 """
 
 from __future__ import annotations
@@ -71,6 +71,8 @@ def _written(match: re.Match[str]) -> str:
     after = match.string[match.end() :]
     if value is None or (words == ["one"] and not dozen) or _NOT_A_COUNT.match(after) or _in_a_name(match):
         return match.group()
+    if _points_back(match):
+        return match.group()
     return str(value * 12 if dozen else value)
 
 
@@ -97,6 +99,23 @@ def _value(words: list[str]) -> int | None:
                 return None
             current, last = current + _SMALL[word], "unit"
     return total + current
+
+
+# "these two lines", "those three trips", "the sum of the two in km", "add the two together": things the task
+# already named, counted again. As digits, the checks took them for a quantity still to use, and the model added
+# it to a finished sum (independent10's cc20 answered 8.04672 + 2.7432 + 2, cc22 a word count plus 2).
+_DEMONSTRATIVE = re.compile(r"\b(?:these|those)\s+$", re.IGNORECASE)
+_THE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_NO_NOUN = re.compile(r"\s*(?:$|[^\w\s]|(?:in|together|combined|added|summed|plus|times|into|up)\b)", re.IGNORECASE)
+
+
+def _points_back(match: re.Match[str]) -> bool:
+    """Whether the number counts things named before it: after "these"/"those", or after "the" with no noun of
+    its own ("the two in km"). "the three of us" and "the 2 chairs" stay quantities."""
+    before, after = match.string[: match.start()], match.string[match.end() :]
+    return _DEMONSTRATIVE.search(before) is not None or (
+        _THE.search(before) is not None and _NO_NOUN.match(after) is not None
+    )
 
 
 def _in_a_name(match: re.Match[str]) -> bool:

@@ -146,10 +146,19 @@ _ADDITIVE = re.compile(
     r"\b(?:add|adds|added|adding|plus|sum|minus|less|subtract|subtracts|subtracted|subtracting"
     r"|deduct|deducts|deducted|deducting|(?:take|takes|taking|took|taken)\s+(?:\S+\s+)?off)\b"
 )
-_SUBTRACTING = re.compile(r"minus|less|subtract|deduct|(?:take|takes|taking|took|taken)\b")
+_SUBTRACTING = re.compile(r"minus|less|subtract|deduct|(?:take|takes|taking|took|taken)\b|\b(?:discount|rebate|off)\b")
 # A sum of the things named; "the total with shipping", "the total including tax": the whole with its part
 # (independent8's ca27 answered the 10% shipping alone).
 _TOGETHER = re.compile(r"\b(?:together|altogether|combined|in total|total\s+(?:with|including|after))\b")
+
+
+# A price "with tax", "including 5% VAT", "after a 20% discount": the whole with its part added or taken off
+# (independent10's cc11 answered the 8% tax on a chair, 6.8, for the chair with tax). Surcharges and discounts
+# are a small closed class of nouns.
+_SURCHARGE = re.compile(
+    r"\b(?:with|including|plus|after)\s+(?:(?:a|an|the|its|\d+(?:\.\d+)?\s*%|[a-z]+)\s+){0,2}"
+    r"(?:tax|taxes|vat|tip|gratuity|shipping|delivery|fees?|surcharge|mark-?up|discount|rebate|off)\b"
+)
 
 
 def factors(task: str) -> set[float]:
@@ -184,13 +193,13 @@ def portion_left(task: str, arguments: Any, earlier: Sequence[Any]) -> tuple[str
     part = match.group(3) if whole == match.group(1) else match.group(1)
     over = match.group(2) == "/"
     smaller = (float(part) > 1 and whole == match.group(1)) if over else 0 < float(part) < 1
-    word = _ADDITIVE.search(lowered) or (_TOGETHER.search(lowered) if smaller else None)
+    word = _ADDITIVE.search(lowered) or ((_TOGETHER.search(lowered) or _SURCHARGE.search(lowered)) if smaller else None)
     return (match.group().strip(), whole, word.group()) if word is not None else None
 
 
 def subtracts(word: str) -> bool:
     """Whether the operation word `portion_left` found takes away ("less", "taking off") rather than adds."""
-    return _SUBTRACTING.match(word) is not None
+    return _SUBTRACTING.match(word) is not None or _SUBTRACTING.search(word.rsplit(maxsplit=1)[-1]) is not None
 
 
 def adds_or_scales(arguments: Any) -> bool:

@@ -38,12 +38,21 @@ _BASES = (
 )
 
 
+# "My room is a square, 4.2 m on each side. What's its floor area?" (independent10's cc28 answered the side): the
+# area of a square and the volume of a cube are its side to the power.
+_SHAPE = re.compile(r"\b(?:an?|the)\s+(square|cube)\b(?!\s+(?:root|of)\b)", re.IGNORECASE)
+_MEASURE = {"square": re.compile(r"\barea\b", re.IGNORECASE), "cube": re.compile(r"\bvolume\b", re.IGNORECASE)}
+
+
 def named_power(task: str) -> int | None:
     """The exponent the task applies to a value (2 for "the square of the price", 3 for "cubed"), or None."""
     for pattern in (_BEFORE, _AFTER, _SET_OFF):
         match = pattern.search(task)
         if match is not None:
             return _EXPONENT[next(g for g in match.groups() if g).lower()]
+    shape = _SHAPE.search(task)
+    if shape is not None and _MEASURE[shape.group(1).lower()].search(task):
+        return _EXPONENT[shape.group(1).lower()]
     return 2 if _ITSELF.search(task) else None
 
 

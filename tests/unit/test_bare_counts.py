@@ -266,3 +266,12 @@ def test_counts_multiplied_by_each_others_values_go_with_their_own() -> None:
     both = "3 * 64 + 2 * 64 + 45.9"  # the keyboards' value is written: which product was meant is a guess
     assert with_own_values(both, KEYBOARDS, fetched) is both
     assert with_own_values("3 * 64 + 2 * 45.9", KEYBOARDS, fetched[:1]) == "3 * 64 + 2 * 45.9"  # one value known
+
+
+def test_a_count_an_item_is_handed_out_over_counts_the_item() -> None:
+    """independent10's cc17: `64 + 7` for a webcam in each of 7 meeting rooms."""
+    webcam = [({"table": "prices", "key": "webcam"}, "64")]
+    task = "We're putting a webcam in each of our 7 meeting rooms. What budget do I need?"
+    assert with_item_values("64 + 7", task, webcam) == "7 * 64"
+    assert with_item_values("7 + 64", "Each of the 7 rooms needs a webcam: the cost?", webcam) == "7 * 64"
+    assert with_item_values("64 + 7", "What is a webcam's price plus 7 rooms' fee?", webcam) == "64 + 7"

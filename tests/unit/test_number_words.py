@@ -27,6 +27,8 @@ from agentcore.tools.function import tool
         ("seven days a week for the tablet's ten users", "7 days a week for the tablet's 10 users"),
         ("What would a couple of chairs and one desk cost?", "What would 2 chairs and one desk cost?"),  # bx13
         ("We were a couple on a trip.", "We were a couple on a trip."),  # no "of": no count
+        ("split among the three of us", "split among the 3 of us"),  # "the" with a noun of its own
+        ("What do the two chairs cost?", "What do the 2 chairs cost?"),
     ],
 )
 def test_spelled_quantities_become_digits(task: str, written: str) -> None:
@@ -48,6 +50,9 @@ def test_spelled_quantities_become_digits(task: str, written: str) -> None:
         "Is Ocean's Eleven on tonight?",
         "Three Kingdoms is a novel",
         "Book it for the twenty-first of May at a five-star hotel",  # an ordinal, a compound
+        "Give me the sum of the two in km.",  # things already named, counted again (independent10's cc20)
+        "the combined word count of these two lines",
+        "add the two together",
     ],
 )
 def test_quotes_fractions_and_a_lone_one_stay_as_written(task: str) -> None:

@@ -216,3 +216,18 @@ def test_a_date_computes_nothing() -> None:
 
     assert not adds_or_scales({"start": "2023-02-14", "end": "09/01/2023"})
     assert adds_or_scales({"expression": "4 * 1.2"}) and adds_or_scales({"expression": "136 - 12"})
+
+
+def test_a_price_with_a_surcharge_or_a_discount_is_the_whole_with_its_part() -> None:
+    """independent10's cc11: the 8% tax on a chair, 6.8, answered for the chair with tax."""
+    found = portion_left("How much is a chair with tax, if the tax rate is 8%?", {"expression": "85 * 0.08"}, [])
+    assert found == ("85 * 0.08", "85", "with tax") and not subtracts(found[2])
+    found = portion_left("The keyboard after a 20% discount?", {"expression": "45.9 * 0.2"}, [])
+    assert found is not None and subtracts(found[2])
+    found = portion_left("What is a keyboard with 20% off?", {"expression": "45.9 * 0.2"}, [])
+    assert found is not None and subtracts(found[2])
+
+
+def test_the_surcharge_alone_asked_for_is_left() -> None:
+    assert portion_left("What is the tax on a chair, at 8%?", {"expression": "85 * 0.08"}, []) is None
+    assert portion_left("With tax at 8%, what does a chair's tax come to?", {"expression": "85 * 8"}, []) is None

@@ -36,6 +36,10 @@ def lookup(key: str) -> str:
         ('The word count of "To be or not to be", squared.', 2),  # independent1's ar11: set off by a comma
         ("If m is the monitor's price, what's m squared minus m?", 2),  # ar26: a letter for a value
         ("The floor is 20 m squared; what does the tile cost?", None),  # a unit symbol after a number
+        ("My room is a square, 4.2 m on each side. What's its floor area in square feet?", 2),  # independent10 cc28
+        ("A cube box with 3 ft edges: its volume in liters?", 3),
+        ("What is the area of a 10 m by 12 m room in square feet?", None),  # no square: two sides
+        ("Is a square table cheaper than a round one?", None),  # a shape, no area asked
     ],
 )
 def test_named_power(task: str, exponent: int | None) -> None:
