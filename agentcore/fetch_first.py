@@ -39,6 +39,7 @@ from agentcore.quotes import quoted
 from agentcore.run_reads import good_steps, used_text
 from agentcore.unfetched import Probe, fetchable
 from agentcore.unfinished import argument_numbers, leaves, made_up_inputs, plain
+from agentcore.unit_names import converter, named_units, unit_kind
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -55,6 +56,8 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     if not (settings.check_sources and settings.fetch_first) or run.final_only or settings.output_schema is not None:
         return False
     done = [(step.call.arguments, step.result or "") for step in good_steps(run) if step.call is not None]
+    if not done and _convert_first(run, call):
+        return True
     made = [unknown for index, unknown in made_up_inputs(run.ctx.task, [*done, (call.arguments, "")], 1)
             if index == len(done)]  # fmt: skip
     if not made:
@@ -93,6 +96,25 @@ def _quote_first(run: Run, call: ToolCall, unknown: set[float] | None = None) ->
         return False
     run.fetch_first_items = texts
     return _hold(run, call, unknown or set(), texts)
+
+
+def _convert_first(run: Run, call: ToolCall) -> bool:
+    """Hold a first calculation where the task writes two quantities of one kind in different units and another
+    offered tool converts between them: "20 US gallons ... How many 500 ml bottles" opened with `20 * 500 / 1000`
+    and "a 5 lb bag ... 18 g per shot" with `5 * 18 / 1000`, the model's own factors, both wrong (independent10's
+    cc32, cc34)."""
+    texts = [leaf for leaf in leaves(call.arguments) if isinstance(leaf, str)]
+    if run.fetch_first_holds or not any(map(is_arithmetic, texts)):
+        return False
+    for spec in run.specs:
+        shape = converter(spec.parameters) if spec.name != call.name else None
+        named = [n for n in named_units(run.ctx.task, shape) if n.number is not None] if shape else []
+        kinds = {unit_kind(n.unit) for n in named}
+        pair = [n for n in named if len({m.unit for m in named if unit_kind(m.unit) == unit_kind(n.unit)}) > 1]
+        if pair and None not in kinds:
+            run.fetch_first_checked = True
+            return _hold(run, call, set(), tuple(f"{plain(n.number or 0)} {n.word}" for n in pair))
+    return False
 
 
 def _takes_one_text(spec: ToolSpec) -> bool:

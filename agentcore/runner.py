@@ -48,6 +48,7 @@ class RunOwner(Protocol):
     check_sources: bool
     fetch_first: bool
     number_words: bool
+    flow_order: bool
     max_tokens: int
     retries: int
     think: int

@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per task")
     parser.add_argument("--name", help="results file name (default: quick or full)")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument(
+        "--tool-order",
+        choices=("given", "sorted"),
+        default="given",
+        help="each task's tools as its file lists them, or sorted by name (most task files list them in the order "
+        "their solution calls them, a hint no user gives)",
+    )
     parser.add_argument("--render", metavar="RESULTS.json", help="only re-render the report of a saved run")
     return parser.parse_args(list(argv))
 
@@ -213,6 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if missing:
             raise SystemExit(f"no task(s) {', '.join(sorted(missing))} in the selection")
         tasks = [t for t in tasks if t.id in wanted]
+    if args.tool_order == "sorted":
+        tasks = [replace(t, tools=tuple(sorted(t.tools))) for t in tasks]
     settings = Settings(str(resolve_model(args.model)), n_ctx=args.n_ctx, n_threads=args.threads, timeout=args.timeout)
     print(f"== {len(tasks)} tasks on {', '.join(systems)}", file=sys.stderr, flush=True)
     revision = _git_revision()  # of the code that runs, before a long run gives the tree time to change

@@ -293,3 +293,18 @@ def test_the_shipped_suite_report_has_no_new_sections() -> None:
     text = report.markdown("# head", tasks, runs, "x.png")
     assert "By split" not in text and "By class" not in text
     assert harness._split_note(tasks) == ""
+
+
+def test_the_harness_can_list_each_tasks_tools_sorted(tmp_path: Path) -> None:
+    """The task files list tools in the order their solution calls them; `--tool-order sorted` takes that hint
+    away, as a user's registry would."""
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF" + bytes(64))
+    argv = ["--systems", "oracle", "--model", str(model), "--out-dir", str(tmp_path), "--name", "r"]
+    assert harness.main([*argv, "--families", "compose", "--split", "test", "--tool-order", "sorted"]) == 0
+    saved = json.loads((tmp_path / "r.json").read_text())
+    assert all(t["tools"] == sorted(t["tools"]) for t in saved["tasks"])
+    assert any(t.tools != tuple(sorted(t.tools)) for t in COMPOSE if t.split == "test")  # it changed something
+    assert {r["id"] for r in saved["reports"]["oracle"]["results"] if r["ok"]} == {
+        t.id for t in COMPOSE if t.split == "test"
+    }

@@ -10,6 +10,7 @@ from arithmetic_tools import calculator
 from agentcore import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
+from bench import toolbox
 
 PRICES = {"notebook": "3.5", "pen": "1.2"}
 TASK = "What do 3 notebooks and 2 pens cost in total?"
@@ -221,3 +222,28 @@ async def test_a_first_step_that_names_an_item_waits_for_it() -> None:
     result = await agent(model).run(task)
     assert result.steps[0].result == "not run: the task's items come first"
     assert result.output == "0.7"
+
+
+async def test_a_first_calculation_across_two_units_of_one_kind_waits_for_the_converter() -> None:
+    """independent10's cc32: `20 * 500 / 1000` for 20 US gallons in 500 ml bottles, the model's own factor."""
+    task = "My fish tank holds 20 US gallons. How many 500 ml bottles of water would fill it?"
+    script = [
+        call("calculator", expression="20 * 500 / 1000"),
+        call("unit_convert", value=20, from_unit="gal", to_unit="ml"),
+        call("calculator", expression="75708.23568 / 500"),
+        "151.4164714",
+    ]
+    model = ScriptedModel(script)
+    tools = toolbox.agent_tools(["calculator", "unit_convert"])
+    result = await Agent(model, tools=tools).run(task)
+    assert result.steps[0].result is not None and result.steps[0].result.startswith("not run")
+    assert [t.name for t in model.requests[1].tools] == ["unit_convert"]
+    assert model.requests[1].messages == model.requests[0].messages
+    assert result.output == "151.4164714"
+
+
+async def test_a_first_calculation_on_one_unit_runs() -> None:
+    model = ScriptedModel([call("calculator", expression="3.5 * 60"), "210"])
+    tools = toolbox.agent_tools(["calculator", "unit_convert"])
+    result = await Agent(model, tools=tools).run("How many minutes are in 3.5 hours?")
+    assert result.output == "210" and not result.steps[0].tool_error

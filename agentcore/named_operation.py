@@ -1,0 +1,50 @@
+"""Two results combined with the operation the task does not name: "count the days of each month, and multiply the
+two counts together" called as `calculator("29 + 28")` (independent10's cc21, which answered 1653 after `29 * 57`).
+
+Where an expression is exactly two numbers tools returned (none the task writes), joined by `+` or `*`, and the
+task names the other one of those two operations and not the one written, the expression runs with the one the
+task names. The words read are English arithmetic's words for a sum and a product; "together" names neither
+("multiply them together", "add them together"), and a task that names both is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agentcore.unfinished import numbers_in
+
+_NUM = r"\d+(?:\.\d+)?"
+_PAIR = re.compile(rf"\s*\(?\s*({_NUM})\s*([+*])\s*({_NUM})\s*\)?\s*")
+_PRODUCT = re.compile(r"\b(?:multipl(?:y|ied|ying)|product|times)\b", re.IGNORECASE)
+_SUM = re.compile(r"\b(?:add|added|adding|sum|total|plus|combined|altogether|in all)\b", re.IGNORECASE)
+
+
+def named(task: str) -> str | None:
+    """The one combining operation the task names, "+" or "*"; None for neither or both."""
+    product, total = _PRODUCT.search(task) is not None, _SUM.search(task) is not None
+    return "*" if product and not total else "+" if total and not product else None
+
+
+def as_named_operation(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with an expression of two returned numbers, added where the task only multiplies (or multiplied
+    where it only adds), written with the task's operation; the same dict when nothing changes."""
+    operation = named(task) if len(results) >= 2 else None
+    if operation is None:
+        return arguments
+    returned = {round(n, 9) for result in results for n in numbers_in(result)}
+    written = {round(n, 9) for n in numbers_in(task)}
+    fixed = {key: _with(value, operation, returned, written) for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+def _with(value: Any, operation: str, returned: set[float], written: set[float]) -> Any:
+    match = _PAIR.fullmatch(value) if isinstance(value, str) else None
+    if match is None or match.group(2) == operation:
+        return value
+    first, _, second = match.groups()
+    numbers = {round(float(first), 9), round(float(second), 9)}
+    if len(numbers) != 2 or not numbers <= returned or numbers & written:
+        return value
+    return f"{first} {operation} {second}"
