@@ -422,8 +422,11 @@ def unfinished_numbers(run: Run, answer: str) -> tuple[list[str], list[str], str
     if not repeats_result(run.ctx.task, answer, result):
         # An answer with a number no tool returned, while a listed item was never fetched, is a guess at it
         # ("39.95" for a keyboard and a mouse after the mouse alone): name the item rather than the arithmetic.
+        # So is an answer with no number after a numeric result: "The keyboard and mouse are not necessary for
+        # your new setup" once the keyboard's 45.9 was in (independent10's cc14, "What's the damage?").
         results = [step.result or "" for step in done]
-        unnamed = unused_words(run) if unsourced(run.ctx.task, answer, results, used) else []
+        wordy = not values_in(answer) and bool(values_in(result))
+        unnamed = unused_words(run) if wordy or unsourced(run.ctx.task, answer, results, used) else []
         if unnamed:
             checked.append(result)
         return [], unnamed, result

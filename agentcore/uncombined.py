@@ -11,8 +11,10 @@ from agentcore.bare_counts import unpaired
 from agentcore.comparisons import asks_total
 from agentcore.grounding import counted_items, listed_together, mentions
 from agentcore.portions import adds, adds_or_scales
+from agentcore.result import Step
 from agentcore.run_reads import candidates, good_steps, item_tools, used_text
 from agentcore.run_state import Run
+from agentcore.tool_order import computes
 from agentcore.unfinished import leaves_out, made_up_steps, open_results, repeats_result, unsourced, unused_numbers
 
 
@@ -32,10 +34,25 @@ def uncombined_check(run: Run, answer: str) -> bool:
         pending = [n for n in pending if not counts_results(run, n, len(uncombined))]
         counted = counted_items(run.ctx.task, pending, steps)  # ... each with its item's result: "3 * 215"
         run.forced = computing(run) if counted else run.forced
+        formulas = frozenset(spec.name for spec in run.specs if computes(spec))
+        run.forced = formulas if len(gave) > 1 and formulas else run.forced  # two fetchers' results: compute them
         run.notice("final answer repeats one of the results still to combine", results=uncombined, numbers=pending)
         notice = prompting.unfinished_notice(run.ctx.task, counted or pending, uncombined[-1], (), uncombined)
         run.messages.append(notice)
     return bool(uncombined)
+
+
+def _producers(run: Run, done: list[Step], waiting: set[str]) -> set[str]:
+    """The tools other than formula tools (agentcore.tool_order) whose results wait, none on made-up inputs."""
+    formulas = {spec.name for spec in run.specs if computes(spec)}
+    return {
+        s.call.name
+        for s in done
+        if s.call is not None
+        and s.call.name not in formulas
+        and (s.result or "").strip() in waiting
+        and s.call.signature() not in run.made_up_calls
+    }
 
 
 def _computes(run: Run, tool: str) -> bool:
@@ -80,6 +97,8 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
     # The last tool's results, and those of a tool that fetched an item: "4 pens and a notebook" as `4 * 1.2`
     # leaves the notebook's 3.5 beside the calculator's 4.8.
     kinds = {done[-1].call.name if done[-1].call else ""} | item_tools(run)
+    producers = _producers(run, done, waiting)
+    kinds |= producers if len(producers) > 1 else set()
     first = {s.call.signature(): i for i, s in reversed(list(enumerate(done))) if s.call is not None}
     same = [  # a call made again (the repeat notice) brings no second value
         s.result or ""
@@ -93,6 +112,8 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
     together = run.items_probed or listed_together(run.ctx.task, candidates(run), used_text(run))
     # or the task asks for a total of what the calls counted: two projects' days (independent8's ca20)
     together = together or asks_total(run.ctx.task)
+    # or two different tools fetched them: a day count and a price per day (independent10's cc24 answered the price)
+    together = together or len(producers) > 1
     if len(same) < 2 or not together:
         return []
     calls = [arguments for arguments, _ in steps]

@@ -30,6 +30,7 @@ from agentcore.unfinished import (
     without_made_up_factors,
     without_working,
 )
+from bench import toolbox
 
 
 @tool(read_only=True)
@@ -810,3 +811,19 @@ async def test_results_the_task_asks_a_total_of_are_combined() -> None:
     notice = model.requests[3].messages[-1].content
     assert notice.startswith("Not done yet: the results 136, 141 are not combined yet.")  # the 2 counts them
     assert result.output == "277"
+
+
+async def test_a_wordy_answer_after_one_of_two_listed_items_names_the_other() -> None:
+    """independent10's cc14: "What's the damage?" answered in words once the keyboard's price was in."""
+    script = [
+        call("lookup", table="prices", key="keyboard"),
+        "The keyboard and mouse are not necessary for your new setup.",
+        call("lookup", table="prices", key="mouse"),
+        call("calculator", expression="45.9 + 19.95"),
+        "65.85",
+    ]
+    model = ScriptedModel(script)
+    tools = toolbox.agent_tools(["calculator", "lookup"])
+    result = await Agent(model, tools=tools).run("I need a keyboard and a mouse for my new setup. What's the damage?")
+    assert result.output == "65.85"
+    assert model.requests[2].messages[-1].content.startswith("Not done yet")  # sent back, not accepted

@@ -1,0 +1,31 @@
+"""Results fetched but not combined, and the answer restating one (agentcore.uncombined)."""
+
+from __future__ import annotations
+
+from agentcore import Agent
+from agentcore.testing import ScriptedModel, call
+from bench import toolbox
+
+MUGS = "I buy one coffee mug every day. How much will I have spent on mugs over the days from 2024-03-01 to 2024-05-15?"
+FETCHED = [
+    call("date_diff", start="2024-03-01", end="2024-05-15"),
+    call("lookup", table="prices", key="coffee mug"),
+]
+
+
+async def test_two_fetchers_results_are_to_combine_and_a_formula_tool_comes_next() -> None:
+    """independent10's cc24: 75 days and a mug's 7.25, answered 7.25."""
+    model = ScriptedModel([*FETCHED, "7.25", call("calculator", expression="75 * 7.25"), "543.75"])
+    tools = toolbox.agent_tools(["calculator", "date_diff", "lookup"])
+    result = await Agent(model, tools=tools).run(MUGS)
+    assert result.output == "543.75"
+    assert [t.name for t in model.requests[3].tools] == ["calculator"]
+    notice = model.requests[3].messages[-1].content
+    assert "75" in notice and "7.25" in notice
+
+
+async def test_one_fetchers_result_beside_a_calculation_it_fed_is_no_pair() -> None:
+    model = ScriptedModel([FETCHED[1], call("calculator", expression="7.25 * 3"), "21.75"])
+    tools = toolbox.agent_tools(["calculator", "date_diff", "lookup"])
+    result = await Agent(model, tools=tools).run("What do 3 coffee mugs cost?")
+    assert result.output == "21.75" and len(model.requests) == 3
