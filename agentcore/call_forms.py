@@ -15,7 +15,7 @@ from agentcore.dates import in_documented_layout
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
 from agentcore.messages import ToolCall, ToolSpec
-from agentcore.named_operation import as_named_operation
+from agentcore.named_operation import as_named_operation, as_task_operation
 from agentcore.operand_order import in_task_order
 from agentcore.percents import as_percent_fractions
 from agentcore.places import real_places
@@ -118,7 +118,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     copied with a zero too few or too many goes as the task writes it (agentcore.copy_slips), and a number of the
     task written twice where the one unused result belongs goes as that result ("12 - 12" after the backpack's 49.5;
     agentcore.written_twice), and two results added where the task only multiplies them (or the other way round)
-    go with the task's operation (agentcore.named_operation)."""
+    go with the task's operation, as does a result and a number the task writes after "add ... to" or "multiplied
+    by" (agentcore.named_operation)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -137,6 +138,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_percent_fractions(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_named_operation(as_difference(arguments, run.ctx.task, results), run.ctx.task, results)
+    arguments = as_task_operation(arguments, run.ctx.task, results)
     arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results, earlier)
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)

@@ -1,10 +1,14 @@
-"""Two results combined with the operation the task does not name: "count the days of each month, and multiply the
-two counts together" called as `calculator("29 + 28")` (independent10's cc21, which answered 1653 after `29 * 57`).
+"""Two values combined with the operation the task does not name: "count the days of each month, and multiply the
+two counts together" called as `calculator("29 + 28")` (independent10's cc21, which answered 1653 after `29 * 57`),
+and "convert 68 F to Celsius and add 10 to whatever you get" as `10 * 20` (cc05).
 
 Where an expression is exactly two numbers tools returned (none the task writes), joined by `+` or `*`, and the
 task names the other one of those two operations and not the one written, the expression runs with the one the
 task names. The words read are English arithmetic's words for a sum and a product; "together" names neither
-("multiply them together", "add them together"), and a task that names both is left as written.
+("multiply them together", "add them together"), and a task that names both is left as written. Where it is a
+returned number and a number of the task, and the task writes that number right after "add" ("add 10 to"), "plus"
+or "multiply ... by", "times", the operation is the one those words name; a number followed by a word is left
+("add 2 chairs" may well be `2 * 85` first).
 """
 
 from __future__ import annotations
@@ -37,6 +41,53 @@ def as_named_operation(arguments: dict[str, Any], task: str, results: Sequence[s
     written = {round(n, 9) for n in numbers_in(task)}
     fixed = {key: _with(value, operation, returned, written) for key, value in arguments.items()}
     return fixed if fixed != arguments else arguments
+
+
+def as_task_operation(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with an expression of a returned number and a number the task writes after an operation word
+    ("add 10 to", "multiplied by 3"), joined by the other one of `+` and `*`, written with the task's operation;
+    the same dict when nothing changes."""
+    if not results:
+        return arguments
+    returned = {round(n, 9) for result in results for n in numbers_in(result)}
+    fixed = {key: _with_task_number(value, task, returned) for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+# The number right after an operation word, not a percentage, and not before a word of its own ("add 2 chairs").
+_NUMBER = r"(\d+(?:\.\d+)?)(?![\d.%])"
+_ALONE = r"(?!\s*(?:percent|[a-z]))"
+_ADD = re.compile(rf"\b(?:add|adding)\s+\$?{_NUMBER}\s+(?:to|onto)\b|\bplus\s+\$?{_NUMBER}{_ALONE}", re.I)
+_TIMES = re.compile(
+    rf"\bmultipl(?:y|ied|ying)\s+(?:[\w']+\s+){{0,5}}?by\s+{_NUMBER}{_ALONE}|\btimes\s+{_NUMBER}{_ALONE}", re.I
+)
+
+
+def _task_operation(task: str, number: float) -> str | None:
+    """The operation the task writes `number` after: "+" for "add 10 to", "*" for "multiplied by 3"; None."""
+    found = {
+        sign
+        for sign, pattern in (("+", _ADD), ("*", _TIMES))
+        for match in pattern.finditer(task)
+        if any(group is not None and float(group) == number for group in match.groups())
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+def _with_task_number(value: Any, task: str, returned: set[float]) -> Any:
+    match = _PAIR.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return value
+    first, sign, second = match.groups()
+    mine = [n for n in (first, second) if round(float(n), 9) not in returned]
+    if len(mine) != 1 or round(float(first), 9) == round(float(second), 9):
+        return value
+    task_number = mine[0]
+    result = second if task_number == first else first
+    operation = _task_operation(task, float(task_number))
+    if operation is None or operation == sign:
+        return value
+    return f"{result} {operation} {task_number}"
 
 
 def _with(value: Any, operation: str, returned: set[float], written: set[float]) -> Any:

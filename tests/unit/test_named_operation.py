@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentcore.named_operation import as_named_operation, named
+from agentcore.named_operation import as_named_operation, as_task_operation, named
 
 DAYS = "Count the days in February 2024 and in February 2023, and multiply the two counts together."
 
@@ -40,3 +40,25 @@ def test_a_number_of_the_task_or_one_result_alone_is_left() -> None:
     arguments = {"expression": "29 + 28"}
     assert as_named_operation(arguments, DAYS, ["57"]) is arguments  # one result: nothing to combine
     assert as_named_operation(arguments, "Add the two counts together.", ["29", "28"]) is arguments
+
+
+CONVERT = "Please convert 68 degrees Fahrenheit to Celsius and add 10 to whatever you get. Thanks!"
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "runs"),
+    [
+        ("10 * 20", CONVERT, "20 + 10"),  # independent10's cc05
+        ("215 + 3", "the monitor price multiplied by 3", "215 * 3"),
+        ("215 * 25", "the monitor plus 25", "215 + 25"),
+        ("85 * 2", "add 2 chairs to my desk order", "85 * 2"),  # a count of items: a product may be a first step
+        ("215 * 8", "the monitor plus 8% tax", "215 * 8"),  # a percentage: agentcore.percents reads it
+        ("215 + 3", "the monitor price times 3, plus 3", "215 + 3"),  # both named for 3
+        ("20 + 10", CONVERT, "20 + 10"),
+    ],
+)
+def test_a_result_and_a_task_number_go_with_the_operation_written_before_it(
+    expression: str, task: str, runs: str
+) -> None:
+    results = ["20"] if task == CONVERT else ["215" if "monitor" in task else "85"]
+    assert as_task_operation({"expression": expression}, task, results) == {"expression": runs}
