@@ -76,12 +76,35 @@ def _as_fractions(expression: str, percent: float) -> str:
 
 
 def _of_result(expression: str, percent: float, fraction: float, returned: set[float]) -> str:
-    """`R + P * F` (or `R - F * P`), R a result, P the percentage and F its fraction, as `R + R * F`."""
+    """`R + P * F` (or `R - F * P`), R a result, P the percentage and F its fraction, as `R + R * F`; and `P * R
+    + R * F` the same way (independent10's cc26: `12 * 899 + 899 * 0.12` for the laptop plus a 12% markup)."""
     match = _SHARE_ADDED.fullmatch(expression)
-    if match is None or round(float(match.group(1)), 9) not in returned:
+    if match is None:
+        return _percent_times_result(expression, percent, fraction, returned)
+    if round(float(match.group(1)), 9) not in returned:
         return expression
     whole, sign, first, second = match.groups()
     if {round(float(first), 9), round(float(second), 9)} != {round(percent, 9), fraction}:
         return expression
     share = first if round(float(first), 9) == fraction else second
     return f"{whole} {sign} {whole} * {share}"
+
+
+_TWO_PRODUCTS = re.compile(rf"\s*({_NUM})\s*\*\s*({_NUM})\s*([-+])\s*({_NUM})\s*\*\s*({_NUM})\s*")
+
+
+def _percent_times_result(expression: str, percent: float, fraction: float, returned: set[float]) -> str:
+    """`P * R + R * F` (either factor order in either product), R a result, as `R + R * F`."""
+    match = _TWO_PRODUCTS.fullmatch(expression)
+    if match is None:
+        return expression
+    a, b, sign, c, d = match.groups()
+    first, second = {round(float(a), 9), round(float(b), 9)}, {round(float(c), 9), round(float(d), 9)}
+    whole = first & second
+    if len(whole) != 1 or next(iter(whole)) not in returned:
+        return expression
+    if first - whole != {round(percent, 9)} or second - whole != {fraction}:
+        return expression
+    value = a if round(float(a), 9) in whole else b
+    share = d if round(float(c), 9) in whole else c
+    return f"{value} {sign} {value} * {share}"

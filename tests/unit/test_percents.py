@@ -53,3 +53,12 @@ def test_an_answer_in_percent_and_tiny_percentages() -> None:
     assert as_percent_fractions(grows, "It grows 4% a month. By what percent does it grow in 6 months?", []) is grows
     tiny = "A fee of 0.005% on each of the card's charges: what is it on the laptop?"
     assert as_percent_fractions({"expression": "0.005 * 899"}, tiny, ["899"]) == {"expression": "0.00005 * 899"}
+
+
+def test_a_percentage_times_the_result_beside_the_share_is_the_result() -> None:
+    """independent10's cc26: `12 * 899 + 899 * 0.12` for the laptop's price plus a 12% markup."""
+    task = "The shop adds a 12% markup on top of the laptop's listed price. Give me the laptop price plus the markup."
+    for written in ("12 * 899 + 899 * 0.12", "899 * 12 + 0.12 * 899"):
+        assert as_percent_fractions({"expression": written}, task, ["899"]) == {"expression": "899 + 899 * 0.12"}
+    same = {"expression": "12 * 899 + 899 * 0.12"}
+    assert as_percent_fractions(same, task, []) is same  # 899 from nowhere: no result to stand for
