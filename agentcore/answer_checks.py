@@ -32,7 +32,7 @@ from agentcore.run_reads import (
 )
 from agentcore.still_to_use import premature
 from agentcore.tool_fit import fitting_tools, tool_docs
-from agentcore.uncombined import computing, counts_results, uncombined_check
+from agentcore.uncombined import combined_count, computing, counts_results, uncombined_check
 from agentcore.unfetched import counts_only
 from agentcore.unfinished import (
     BARE_NUMBER,
@@ -78,15 +78,23 @@ def unfinished_check(run: Run, answer: str) -> bool:
     pending, unnamed, result = unfinished_numbers(run, answer)
     if not (pending or unnamed):
         return False
-    run.forced = item_tools(run) if unnamed else frozenset()
-    run.forced = run.forced or frozenset(spec.name for spec in run.specs)
-    run.unfinished_named = run.unfinished_named or bool(unnamed)
     nowhere = run.made_up_calls | opened_for_nothing(run)  # a result that stands for nothing is none to combine
     real = [s.call for s in good_steps(run) if s.call is not None and s.call.signature() not in nowhere]
     steps = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call in real]
     waiting = open_results(steps)  # not the result of a call on made-up inputs: it stands for nothing
     waiting = waiting if len(waiting) > 1 else []
-    pending = [n for n in pending if not (waiting and counts_results(run, n, len(waiting)))]
+    # "the 2 counts" beside the two results a call just multiplied (independent10's cc21 ran `812 * 2`)
+    combined = combined_count(run)
+    pending = [
+        n
+        for n in pending
+        if not ((waiting and counts_results(run, n, len(waiting))) or (combined and counts_results(run, n, combined)))
+    ]
+    if not (pending or unnamed or waiting):  # the only number left counted the results just combined
+        return False
+    run.forced = item_tools(run) if unnamed else frozenset()
+    run.forced = run.forced or frozenset(spec.name for spec in run.specs)
+    run.unfinished_named = run.unfinished_named or bool(unnamed)
     run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
     counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
     run.forced = computing(run) if counted else run.forced

@@ -77,7 +77,32 @@ def _bought(value: Any, task: str, returned: set[float], written: list[float]) -
         afforded = _afforded(task, (left, right), returned, written)
         if afforded is not None and not (operator == "-" and _STAGED.search(task)):
             return value if (operator, afforded) == ("/", f"{left} / {right}") else afforded
+        fits = _fits(task, (left, right), returned, written) if operator == "*" else None
+        if fits is not None:
+            return fits
     return _ordered(value, task, returned, written)
+
+
+# "How many shots is that?", "How many 500 ml bottles would fill it?": a count of things, each a measured size.
+_HOW_MANY = re.compile(rf"\bhow\s+many\s+(?:{_NUM}\s*[a-z]+\s+)?([a-z]+)", re.IGNORECASE)
+
+
+def _fits(task: str, pair: tuple[str, str], returned: set[float], written: list[float]) -> str | None:
+    """`result / size` where a result was multiplied by the task's size of one thing ("18 g per espresso shot",
+    "500 ml bottles") and the task asks how many things, not how much of the size's kind: `2267.96185 * 18` for
+    "A 5 lb bag of coffee beans, 18 g per espresso shot. How many shots is that?" (independent10's cc34)."""
+    from agentcore.unit_names import unit_kind
+
+    asked = _HOW_MANY.search(task)
+    for result, size in (pair, pair[::-1]):
+        if asked is None or not (_is_theirs(result, returned, written) and _is_ours(size, returned, written)):
+            continue
+        number = re.escape(_as_written(task, float(size)))
+        unit = re.search(rf"(?<![\d.]){number}\s*([a-z]+)", task, re.IGNORECASE)
+        kind = unit_kind(unit.group(1)) if unit is not None else None
+        if kind is not None and unit_kind(asked.group(1)) != kind:
+            return f"{result} / {size}"
+    return None
 
 
 def _ordered(value: Any, task: str, returned: set[float], written: list[float]) -> Any:

@@ -15,7 +15,16 @@ from agentcore.result import Step
 from agentcore.run_reads import candidates, good_steps, item_tools, used_text
 from agentcore.run_state import Run
 from agentcore.tool_order import computes
-from agentcore.unfinished import leaves_out, made_up_steps, open_results, repeats_result, unsourced, unused_numbers
+from agentcore.unfinished import (
+    argument_values,
+    leaves_out,
+    made_up_steps,
+    open_results,
+    repeats_result,
+    unsourced,
+    unused_numbers,
+    values_in,
+)
 
 
 def uncombined_check(run: Run, answer: str) -> bool:
@@ -68,6 +77,16 @@ def counts_results(run: Run, number: str, results: int) -> bool:
     # "the 2 projects", "those 3 trips": a definite count points back at things named; "for 2 people" does not
     after = re.search(rf"\b(?:the|these|those|both|all)\s+{number}\s+([a-z]+)", run.ctx.task, re.IGNORECASE)
     return after is not None and not mentions(used_text(run), after.group(1))
+
+
+def combined_count(run: Run) -> int:
+    """How many earlier results the last good call took as its inputs (2 for `29 * 28` after two day counts)."""
+    done = [s for s in good_steps(run) if s.call is not None]
+    if not done or done[-1].call is None:
+        return 0
+    taken = argument_values(done[-1].call.arguments)
+    earlier = {v for s in done[:-1] for v in values_in(s.result or "")}
+    return len(taken & earlier)
 
 
 def computing(run: Run) -> frozenset[str]:

@@ -115,3 +115,23 @@ def test_a_purchase_before_the_count_may_be_taken_away() -> None:
     task = "I buy a notebook first. How many pens can I buy with $30 after that?"
     arguments = {"expression": "30 - 4.5"}
     assert in_task_order(arguments, task, ["4.5"]) is arguments
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "result", "runs"),
+    [
+        # independent10's cc34 and cc32: a result times the size of one thing, where the task counts things
+        ("2267.96185 * 18", "A 5 lb bag of coffee beans, 18 g per espresso shot. How many shots is that?",
+         "2267.96185", "2267.96185 / 18"),
+        ("75708.23568 * 500", "My fish tank holds 20 US gallons. How many 500 ml bottles of water would fill it?",
+         "75708.23568", "75708.23568 / 500"),
+        ("2267.96185 * 18", "A 5 lb bag, 18 g per shot. How many grams in 3 bags?", "2267.96185",
+         "2267.96185 * 18"),  # the size's own kind is asked
+        ("8.04672 * 6", "I ran 5 miles at 6 minutes per km. How many minutes?", "8.04672", "8.04672 * 6"),
+        ("64 * 7", "How many dollars for 7 webcams?", "64", "64 * 7"),  # a count, no size
+    ],
+)  # fmt: skip
+def test_a_result_times_the_size_of_one_thing_counted_is_divided_by_it(
+    expression: str, task: str, result: str, runs: str
+) -> None:
+    assert in_task_order({"expression": expression}, task, [result]) == {"expression": runs}

@@ -29,3 +29,20 @@ async def test_one_fetchers_result_beside_a_calculation_it_fed_is_no_pair() -> N
     tools = toolbox.agent_tools(["calculator", "date_diff", "lookup"])
     result = await Agent(model, tools=tools).run("What do 3 coffee mugs cost?")
     assert result.output == "21.75" and len(model.requests) == 3
+
+
+async def test_the_count_of_the_results_a_call_just_combined_is_no_number_still_to_use() -> None:
+    """independent10's cc21: "multiply the two counts together" ran `29 * 28`, was told 2 was unused, ran `812 * 2`."""
+    task = (
+        "Count the days from 2024-02-01 to 2024-03-01, count the days from 2023-02-01 to 2023-03-01, and multiply"
+        " the two counts together."
+    )
+    script = [
+        call("date_diff", start="2024-02-01", end="2024-03-01"),
+        call("date_diff", start="2023-02-01", end="2023-03-01"),
+        call("calculator", expression="29 * 28"),
+        "812",
+    ]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "date_diff"])).run(task)
+    assert result.output == "812" and len(model.requests) == 4
