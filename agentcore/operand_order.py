@@ -98,7 +98,11 @@ def _fits(task: str, pair: tuple[str, str], returned: set[float], written: list[
         if asked is None or not (_is_theirs(result, returned, written) and _is_ours(size, returned, written)):
             continue
         number = re.escape(_as_written(task, float(size)))
-        unit = re.search(rf"(?<![\d.]){number}\s*([a-z]+)", task, re.IGNORECASE)
+        thing = re.escape(asked.group(1).lower().removesuffix("s"))
+        # the size of one of the things counted: "18 g per espresso shot", "500 ml bottles"; not "7 days" beside
+        # "how many kilometers" (a count of days that a daily distance is multiplied by)
+        sized = rf"(?<![\d.]){number}\s*([a-z]+)\s+(?:(?:per|a|an|each|every|for|of)\s+)?(?:[a-z]+\s+){{0,2}}{thing}"
+        unit = re.search(sized, task, re.IGNORECASE)
         kind = unit_kind(unit.group(1)) if unit is not None else None
         if kind is not None and unit_kind(asked.group(1)) != kind:
             return f"{result} / {size}"

@@ -153,7 +153,7 @@ class RunDriver:
         toolset = agent.current_toolset()
         specs = self.chain.tools(ctx, await toolset.list_tools())
         if agent.flow_order:
-            specs = in_flow_order(specs)
+            specs = in_flow_order(specs, ctx.task)
         if specs:
             self._spell_out()
         system = prompting.system_message(agent.instructions_text, specs, self.chain.blocks(ctx))

@@ -9,15 +9,19 @@ model anchored on its guess. With the calculator moved last, the alphabetical fi
 task the same as the solution's order.
 
 The order used is the order data flows in: a calculator's input is what the other tools return, so it goes last.
-It depends on the tools alone, never on the task, so runs over one tool set keep one system prompt and the KV
-cache serves it from one task to the next. Other tools keep the order they were given in.
+Other tools keep the order they were given in. Where the task writes two or more numbers and names nothing the
+other tools' names or docs name ("A gizmo costs 7.25 dollars. What do 24 gizmos cost?" beside file tools), every
+operand is in the task and the given order stays: with the calculator last, the demo's model read a file that
+does not exist.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
 
 # A parameter with one of these names takes a formula the model writes from numbers it has (MCP calculators,
@@ -36,6 +40,41 @@ def computes(spec: ToolSpec) -> bool:
     return schema.get("type") == "string" and any(word in name.lower() for word in _FORMULA_NAMES)
 
 
-def in_flow_order(specs: Sequence[ToolSpec]) -> tuple[ToolSpec, ...]:
-    """`specs` with the tools that compute after the others; a stable partition, so each side keeps its order."""
+def in_flow_order(specs: Sequence[ToolSpec], task: str = "") -> tuple[ToolSpec, ...]:
+    """`specs` with the tools that compute after the others; a stable partition, so each side keeps its order. Not
+    where the task writes two or more numbers and names nothing another tool's name or docs name: every operand
+    is there, and a formula tool listed last lost "A gizmo costs 7.25 dollars. What do 24 gizmos cost?" to a
+    `read_file("gizmos.txt")` (the demo, with the workspace's file tools)."""
+    if task and len(_NUMBER.findall(task)) >= 2 and not _names_another(specs, task):
+        return tuple(specs)
     return (*(s for s in specs if not computes(s)), *(s for s in specs if computes(s)))
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+def _stems(text: str) -> set[str]:
+    return {w.removesuffix("s") for w in _WORD.findall(text.lower().replace("_", " ")) if w not in FUNCTION_WORDS}
+
+
+def _names_another(specs: Sequence[ToolSpec], task: str) -> bool:
+    """Whether a word of the task (four letters or more, no function word) is one a non-formula tool's name or
+    description uses: "convert" for unit_convert, "price" for a lookup of prices, "days" for a date tool."""
+    words = _stems(task)
+    others = [spec for spec in specs if not computes(spec)]
+    return any(words & _stems(f"{spec.name} {spec.description}") or _measures(spec, task) for spec in others)
+
+
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _measures(spec: ToolSpec, task: str) -> bool:
+    """A converter whose units the task names ("20 US gallons"), or a tool of dates where the task writes one."""
+    from agentcore.unit_names import converter, named_units
+
+    shape = converter(spec.parameters)
+    if shape is not None and named_units(task, shape):
+        return True
+    properties = spec.parameters.get("properties") or {}
+    return bool(_DATE.search(task)) and any("date" in name.lower() or name in ("start", "end") for name in properties)

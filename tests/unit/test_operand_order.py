@@ -129,6 +129,9 @@ def test_a_purchase_before_the_count_may_be_taken_away() -> None:
          "2267.96185 * 18"),  # the size's own kind is asked
         ("8.04672 * 6", "I ran 5 miles at 6 minutes per km. How many minutes?", "8.04672", "8.04672 * 6"),
         ("64 * 7", "How many dollars for 7 webcams?", "64", "64 * 7"),  # a count, no size
+        # the real-model test's runner: 7 days is a count, not the size of one kilometer
+        ("8.04672 * 7", "A runner covers 5 miles each day. How many kilometers is that over 7 days?", "8.04672",
+         "8.04672 * 7"),
     ],
 )  # fmt: skip
 def test_a_result_times_the_size_of_one_thing_counted_is_divided_by_it(

@@ -59,3 +59,26 @@ async def test_the_given_order_stays_when_the_agent_asks_for_it() -> None:
     agent.flow_order = False
     await agent.run("What is 240 / 5?")
     assert [t.name for t in model.requests[0].tools] == ["calculator", "lookup"]
+
+
+def test_every_operand_in_the_task_and_no_other_tool_named_keeps_the_given_order() -> None:
+    """The demo: "A gizmo costs 7.25 dollars. What do 24 gizmos cost?" beside file tools read `gizmos.txt`."""
+    calc = spec("calculator", expression="string")
+    read = ToolSpec("read_file", "Read a text file from the workspace.", {"properties": {"path": {"type": "string"}}})
+    assert [s.name for s in in_flow_order([calc, read], "A gizmo costs 7.25 dollars. What do 24 gizmos cost?")] == [
+        "calculator",
+        "read_file",
+    ]
+    task = "Read stock.txt and multiply the number in it by 3 and by 4."  # "read" names the file tool
+    assert [s.name for s in in_flow_order([calc, read], task)] == ["read_file", "calculator"]
+    assert [s.name for s in in_flow_order([calc, read], "What do 3 gizmos cost?")] == ["read_file", "calculator"]
+
+
+def test_a_converter_or_a_date_tool_the_task_needs_counts_as_named() -> None:
+    from bench import toolbox
+
+    convert, dates, calc = (toolbox.agent_tools([n])[0].spec() for n in ("unit_convert", "date_diff", "calculator"))
+    task = "My fish tank holds 20 US gallons. How many 500 ml bottles would fill it?"
+    assert [s.name for s in in_flow_order([calc, convert], task)] == ["unit_convert", "calculator"]
+    task = "From 2024-06-03 to 2024-06-17 at $135 a night: the stay's cost?"
+    assert [s.name for s in in_flow_order([calc, dates], task)] == ["date_diff", "calculator"]
