@@ -37,8 +37,7 @@ def as_named_operation(arguments: dict[str, Any], task: str, results: Sequence[s
     operation = named(task) if len(results) >= 2 else None
     if operation is None:
         return arguments
-    returned = {round(n, 9) for result in results for n in numbers_in(result)}
-    written = {round(n, 9) for n in numbers_in(task)}
+    returned, written = _values(results), _values([task])
     fixed = {key: _with(value, operation, returned, written) for key, value in arguments.items()}
     return fixed if fixed != arguments else arguments
 
@@ -49,9 +48,12 @@ def as_task_operation(arguments: dict[str, Any], task: str, results: Sequence[st
     the same dict when nothing changes."""
     if not results:
         return arguments
-    returned = {round(n, 9) for result in results for n in numbers_in(result)}
-    fixed = {key: _with_task_number(value, task, returned) for key, value in arguments.items()}
+    fixed = {key: _with_task_number(value, task, _values(results)) for key, value in arguments.items()}
     return fixed if fixed != arguments else arguments
+
+
+def _values(texts: Sequence[str]) -> set[float]:
+    return {round(n, 9) for text in texts for n in numbers_in(text)}
 
 
 # The number right after an operation word, not a percentage, and not before a word of its own ("add 2 chairs").

@@ -23,6 +23,7 @@ from typing import Any
 
 from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
+from agentcore.unfinished import DATE_IN_DIGITS
 
 # A parameter with one of these names takes a formula the model writes from numbers it has (MCP calculators,
 # smolagents' and LangChain's math tools all call it `expression`).
@@ -66,9 +67,6 @@ def _names_another(specs: Sequence[ToolSpec], task: str) -> bool:
     return any(words & _stems(f"{spec.name} {spec.description}") or _measures(spec, task) for spec in others)
 
 
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-
-
 def _measures(spec: ToolSpec, task: str) -> bool:
     """A converter whose units the task names ("20 US gallons"), or a tool of dates where the task writes one."""
     from agentcore.unit_names import converter, named_units
@@ -77,4 +75,5 @@ def _measures(spec: ToolSpec, task: str) -> bool:
     if shape is not None and named_units(task, shape):
         return True
     properties = spec.parameters.get("properties") or {}
-    return bool(_DATE.search(task)) and any("date" in name.lower() or name in ("start", "end") for name in properties)
+    dated = any("date" in name.lower() or name in ("start", "end") for name in properties)
+    return dated and DATE_IN_DIGITS.search(task) is not None
