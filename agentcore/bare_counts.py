@@ -267,3 +267,33 @@ def _counted(task: str) -> dict[str, str]:
 def counted_item(task: str, count: str) -> str:
     """The words the task writes after `count` ("keyboards" for 3), "" for none."""
     return _counted(task).get(count, "")
+
+
+# "Each of my 5 kids wants a backpack and a coffee mug": one of everything fetched goes to each of the 5.
+_EACH_OF = r"\b(?:each|every)(?:\s+one)?\s+of\s+(?:" + _OWNER + r")?{count}\s+[a-z]"
+_PLAIN_SUM = re.compile(rf"^\s*{BARE_NUMBER.pattern}(?:\s*\+\s*{BARE_NUMBER.pattern})+\s*$")
+
+
+def with_each_count(expression: Any, task: str, earlier: Sequence[tuple[Any, str]]) -> Any:
+    """A plain sum of fetched values and the task's count of "each of my 5 kids", the count a term of its own, as
+    the values' sum times the count: `49.5 + 7.25 + 5` runs as `(49.5 + 7.25) * 5` (independent12's cd19). The same
+    object where any other term is no result of an earlier step, or the count is written more than once."""
+    if not isinstance(expression, str) or _PLAIN_SUM.match(expression) is None:
+        return expression
+    terms = [term.strip() for term in expression.split("+")]
+    returned = {
+        round(v, 9) for _, result in earlier if BARE_NUMBER.fullmatch(result.strip()) for v in values_in(result)
+    }
+    counts = [
+        term
+        for term in terms
+        if re.search(_EACH_OF.format(count=re.escape(term)), task, re.IGNORECASE)
+        and len(re.findall(rf"(?<![\w.]){re.escape(term)}(?![\w.])", task)) == 1
+    ]
+    if len(counts) != 1 or terms.count(counts[0]) != 1:
+        return expression
+    rest = [term for term in terms if term != counts[0]]
+    if not all(round(float(term), 9) in returned for term in rest):
+        return expression
+    summed = f"({' + '.join(rest)})" if len(rest) > 1 else rest[0]
+    return f"{summed} * {counts[0]}"

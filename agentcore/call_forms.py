@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails
 from agentcore.asked_units import asked_unit, with_time_factor
-from agentcore.bare_counts import item_values, with_item_values, with_missing_count, with_own_values
+from agentcore.bare_counts import item_values, with_each_count, with_item_values, with_missing_count, with_own_values
 from agentcore.comparisons import as_difference
 from agentcore.copy_slips import with_task_zeros
 from agentcore.dates import in_documented_layout
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
 from agentcore.messages import ToolCall, ToolSpec
-from agentcore.named_operation import as_named_operation, as_task_operation
+from agentcore.named_operation import as_distance, as_named_operation, as_task_operation
 from agentcore.operand_order import in_task_order
 from agentcore.percents import as_percent_fractions
 from agentcore.places import real_places
@@ -110,7 +110,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone into a sum that leaves
     out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 * 7.25";
     agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64 + 2 * 45.9" for 3
-    keyboards and 2 webcams), and an expression that also does a later step of the plan against precedence goes as
+    keyboards and 2 webcams), and a count of "each of my 5 kids" added to the values each of them gets goes times
+    their sum, and an expression that also does a later step of the plan against precedence goes as
     its own step (step_order), and a count of days converted with the wrong factor goes with the right one (`2 * 60`
     for minutes; asked_units), and a unit factor of the model's own carried onto the converter's result that
     replaced it goes (`91.44 * 7 * 1000` after `3 * 7 * 1000` and 3 ft in cm; unit_steps), and an argument that runs
@@ -119,7 +120,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     task written twice where the one unused result belongs goes as that result ("12 - 12" after the backpack's 49.5;
     agentcore.written_twice), and two results added where the task only multiplies them (or the other way round)
     go with the task's operation, as does a result and a number the task writes after "add ... to" or "multiplied
-    by" (agentcore.named_operation)."""
+    by", and a result and the number a task asks how far it lies above or below go as their difference
+    (agentcore.named_operation)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -134,11 +136,12 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = {key: with_own_values(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = {key: with_missing_count(value, run.ctx.task, items) for key, value in arguments.items()}
+    arguments = {key: with_each_count(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = as_percent_fractions(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_named_operation(as_difference(arguments, run.ctx.task, results), run.ctx.task, results)
-    arguments = as_task_operation(arguments, run.ctx.task, results)
+    arguments = as_distance(as_task_operation(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results, earlier)
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)

@@ -79,9 +79,14 @@ def again_in_head(answer_number: str, expression: str, result: str, taken: froze
 
 
 def is_arithmetic(text: str) -> bool:
-    """Whether `text` is an expression with at least one operation on numbers ("10 * (1 - 0.10)")."""
-    tree = _parse(text)
+    """Whether `text` is an expression with at least one operation on numbers ("10 * (1 - 0.10)"); an equation
+    chain is read by its first side, as the calculator reads it: "6 / 1 = 6" is arithmetic that ran (independent12's
+    cd09 opened with it, before looking up the printer the task names)."""
+    tree = _parse(_EQUALS.split(text, maxsplit=1)[0])
     return tree is not None and not isinstance(tree, ast.Constant)
+
+
+_EQUALS = re.compile(r"(?<![<>=!])=(?!=)")  # the calculator's own reading of an equation's "="
 
 
 def _swapped(before: ast.expr, after: ast.expr, result: float, taken: frozenset[float]) -> int:

@@ -9,6 +9,10 @@ task names. The words read are English arithmetic's words for a sum and a produc
 returned number and a number of the task, and the task writes that number right after "add" ("add 10 to"), "plus"
 or "multiply ... by", "times", the operation is the one those words name; a number followed by a word is left
 ("add 2 chairs" may well be `2 * 85` first).
+
+A question for how far a result lies above or below a number of the task ("How many degrees Celsius above 37 is
+that?" after 103.1 F came back as 39.5, run as `39.5 + 37`: independent12's cd34) is their difference, the larger
+first: `39.5 - 37` above, `N - result` below.
 """
 
 from __future__ import annotations
@@ -101,3 +105,41 @@ def _with(value: Any, operation: str, returned: set[float], written: set[float])
     if len(numbers) != 2 or not numbers <= returned or numbers & written:
         return value
     return f"{first} {operation} {second}"
+
+
+# "How many degrees above 37 is that?", "how much under 50 was it": how far a result lies from a number of the task.
+_ABOVE = r"(?P<above>above|over|more\s+than|higher\s+than|greater\s+than)"
+_BELOW = r"(?P<below>below|under|less\s+than|lower\s+than|short\s+of)"
+_FROM = rf"(?:{_ABOVE}|{_BELOW})"
+_THEN_WORD = r"(?!\s*(?:percent|%)|[\d.])(?!\s+(?!(?:is|was|are|were|will|would|that|it|this|degrees?)\b)[a-z])"
+_HOW_FAR = re.compile(rf"\bhow\s+(?:many|much|far)\b[^.?!]{{0,60}}?\b{_FROM}\s+\$?{_NUMBER}{_THEN_WORD}", re.I)
+_TWO = re.compile(rf"\s*\(?\s*({_NUM})\s*([-+*])\s*({_NUM})\s*\)?\s*")
+
+
+def as_distance(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with an expression of a returned number and the number the task asks it to be measured above
+    (or below), joined any other way, written as their difference; the same dict when nothing changes."""
+    asked = _HOW_FAR.search(task) if results else None
+    if asked is None:
+        return arguments
+    returned, number = _values(results), asked.group(asked.lastindex or 0)
+    above = asked.group("above") is not None
+    fixed = {key: _distance(value, returned, number, above) for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+def _distance(value: Any, returned: set[float], number: str, above: bool) -> Any:
+    match = _TWO.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return value
+    first, _, second = match.groups()
+    pair = {round(float(first), 9), round(float(second), 9)}
+    if round(float(number), 9) not in pair or len(pair) != 2 or not (pair - {round(float(number), 9)}) <= returned:
+        return value
+    result = second if round(float(first), 9) == round(float(number), 9) else first
+    wanted = f"{result} - {number}" if above else f"{number} - {result}"
+    return value if _TWO.fullmatch(wanted) and _same(value, wanted) else wanted
+
+
+def _same(value: str, wanted: str) -> bool:
+    return re.sub(r"[\s()]", "", value) == re.sub(r"\s", "", wanted)

@@ -8,6 +8,12 @@ still added ("84 + 120 + 500" for $120 per day over 84 days and a $500 fee). A s
 the task ("95 + 20" for a fee) is the model's own business and stays, but for the rate converted beside the count
 of what it is per: "750 g of flour per loaf. I'm baking 3 loaves - how many pounds" ran `1.653467 + 3`
 (independent8's ca32), which runs as `1.653467 * 3`.
+
+A difference of the rate and a result is no more what the task asks: "Hotel is $120 a night, check-in 2024-03-03,
+check-out 2024-03-19. What's my bill?" ran `120 - 16` (independent12's cd16), which runs as `120 * 16`. And a rate
+that stands alone in a sum, while exactly one numeric result went into no call at all, is that rate times the
+result: "Trip runs 2024-07-04 to 2024-07-18. Car rental is $45 per day and I also need 2 backpacks" ran `45 + 2 *
+49.5` with the 14 days unused (cd24), which runs as `45 * 14 + 2 * 49.5`.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from typing import Any
 
 from agentcore.function_words import FUNCTION_WORDS
 from agentcore.lemmas import same_word
-from agentcore.unfinished import BARE_NUMBER, leaves, values_in
+from agentcore.unfinished import BARE_NUMBER, argument_values, leaves, plain, values_in
 
 # "$95 a night", "8 cents a word", "5 km every morning", "3 per person": a number, an optional unit word, and
 # the thing it is counted per. "a total", "a few" and "a lot" name no unit.
@@ -76,10 +82,12 @@ def as_products(
     if not given:
         return arguments
     counts = {v for result in results if BARE_NUMBER.fullmatch(result.strip()) for v in values_in(result)}
+    taken = {v for _, given_arguments, _ in earlier for v in argument_values(given_arguments)}
+    unused = {v for v in counts if round(v, 12) not in taken}
     converted, per = converted_rates(task, earlier), per_counts(task)
     cents = cent_rates(task) if _DOLLARS_ASKED.search(task) else set()
     fixed = {
-        key: _in_dollars(_rated(value, (given, counts), (converted, per)), cents, counts)
+        key: _in_dollars(_rated(_alone(value, given, unused), (given, counts), (converted, per)), cents, counts)
         if isinstance(value, str)
         else value
         for key, value in arguments.items()
@@ -122,10 +130,39 @@ def _rated(expression: str, written: tuple[set[float], set[float]], converted: t
     return fixed if fixed != expression or not converted[0] else _product(expression, *converted)
 
 
+_DIFFERENCE = re.compile(rf"^\s*({BARE_NUMBER.pattern})\s*-\s*({BARE_NUMBER.pattern})\s*$")
+
+
+def _alone(expression: str, given: set[float], unused: set[float]) -> str:
+    """The sum with its one rate, standing alone as a term, times the one result that neither an earlier call nor
+    the sum takes, where the sum takes another: `45 + 2 * 49.5` with 14 days unused runs as `45 * 14 + 2 * 49.5`.
+    The sum as written where the rate is not one bare term, or such results are not exactly one."""
+    written = values_in(expression)
+    left = {value for value in unused if value not in written}
+    # a sum that takes no result ("95 + 20" for a $20 fee) is the model's own business
+    if len(left) != 1 or not written & unused or "+" not in expression or "(" in expression:
+        return expression
+    count = next(iter(left))
+    terms = [term.strip() for term in expression.split("+")]
+    rated = [i for i, term in enumerate(terms) if BARE_NUMBER.fullmatch(term) and float(term) in given]
+    if len(rated) != 1:
+        return expression
+    terms[rated[0]] = f"{terms[rated[0]]} * {plain(count)}"
+    return " + ".join(terms)
+
+
 def _product(expression: str, given: set[float], counts: set[float]) -> str:
     """The sum with its one rate and its one count written as their product, in the rate's place: "84 + 120 +
     500" for "$120 per day, plus a one-off $500 setup fee" over 84 days runs as `84 * 120 + 500` (independent5's
     bx21); the sum as written where the rate or the count is not one term alone."""
+    difference = _DIFFERENCE.match(expression)
+    if difference is not None:  # "120 - 16" for 16 nights at $120 a night
+        left, right = (float(group) for group in difference.groups())
+        if (left in given and right in counts and right not in given) or (
+            right in given and left in counts and left not in given
+        ):
+            return f"{difference.group(1)} * {difference.group(2)}"
+        return expression
     if _TERMS.match(expression) is None:
         return expression
     terms = [term.strip() for term in expression.split("+")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from arithmetic_tools import calculator
 
 from agentcore.agent import Agent
@@ -13,12 +14,14 @@ from agentcore.bare_counts import (
     item_values,
     totals_every_item,
     unpaired,
+    with_each_count,
     with_item_values,
     with_missing_count,
     with_own_values,
 )
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
+from bench import toolbox
 
 PENS_AND_MUGS = "What do 6 pens and 3 coffee mugs cost in all?"
 FETCHED = [({"table": "prices", "key": "pens"}, "1.2"), ({"table": "prices", "key": "coffee mugs"}, "7.25")]
@@ -275,3 +278,39 @@ def test_a_count_an_item_is_handed_out_over_counts_the_item() -> None:
     assert with_item_values("64 + 7", task, webcam) == "7 * 64"
     assert with_item_values("7 + 64", "Each of the 7 rooms needs a webcam: the cost?", webcam) == "7 * 64"
     assert with_item_values("64 + 7", "What is a webcam's price plus 7 rooms' fee?", webcam) == "64 + 7"
+
+
+KIDS = "Each of my 5 kids wants a backpack and a coffee mug for school. What will that set me back?"
+KIDS_ITEMS = [({"key": "backpack"}, "49.5"), ({"key": "coffee mug"}, "7.25")]
+
+
+@pytest.mark.parametrize("written", ["49.5 + 7.25 + 5", "5 + 49.5 + 7.25"])
+def test_a_count_of_each_of_the_things_added_to_their_items_goes_times_them(written: str) -> None:
+    """independent12's cd19: `49.5 + 7.25 + 5` for a backpack and a mug for each of 5 kids."""
+    assert with_each_count(written, KIDS, KIDS_ITEMS) == "(49.5 + 7.25) * 5"
+
+
+@pytest.mark.parametrize(
+    ("task", "written"),
+    [
+        (KIDS, "49.5 + 7.25"),  # no count in it
+        (KIDS, "49.5 + 7.25 + 5 + 3"),  # 3 is no result
+        (KIDS, "(49.5 + 7.25) * 5"),  # not a plain sum
+        ("My 5 kids want a backpack and a coffee mug.", "49.5 + 7.25 + 5"),  # no "each of"
+        ("Each of my 5 kids wants a backpack; the 5 of them share a coffee mug.", "49.5 + 7.25 + 5"),  # 5 twice
+    ],
+)
+def test_other_sums_run_as_written(task: str, written: str) -> None:
+    assert with_each_count(written, task, KIDS_ITEMS) == written
+
+
+async def test_the_kids_supplies_run_as_the_sum_times_the_kids() -> None:
+    script = [
+        call("lookup", table="prices", key="backpack"),
+        call("lookup", table="prices", key="coffee mug"),
+        call("calculator", expression="49.5 + 7.25 + 5"),
+        "283.75",
+    ]
+    result = await Agent(ScriptedModel(script), tools=toolbox.agent_tools(["calculator", "lookup"])).run(KIDS)
+    assert [s.result for s in result.steps if s.call is not None][-1] == "283.75"
+    assert result.output == "283.75"

@@ -63,6 +63,14 @@ async def test_the_tasks_own_numbers_alone_wait_for_its_items() -> None:
     assert result.output == "12.9"
 
 
+async def test_an_equation_on_the_tasks_numbers_alone_waits_for_its_items_too() -> None:
+    """independent12's cd09: `6 / 1 = 6` before the printer was looked up; the calculator reads its first side."""
+    model = ScriptedModel([call("calculator", expression="3 / 1 = 3"), *FETCHED, *DONE])
+    result = await agent(model).run(TASK)
+    assert result.steps[0].result == "not run: the task's items come first"
+    assert result.output == "12.9"
+
+
 async def test_a_first_step_the_task_writes_out_runs() -> None:
     """A task written as steps may start with the calculation (agentcore.steps): it is not held."""
     model = ScriptedModel([call("calculator", expression="3 + 2"), "5", *FETCHED, *DONE])

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agentcore.named_operation import as_named_operation, as_task_operation, named
+from agentcore import Agent
+from agentcore.named_operation import as_distance, as_named_operation, as_task_operation, named
+from agentcore.testing import ScriptedModel, call
+from bench import toolbox
 
 DAYS = "Count the days in February 2024 and in February 2023, and multiply the two counts together."
 
@@ -62,3 +65,45 @@ def test_a_result_and_a_task_number_go_with_the_operation_written_before_it(
 ) -> None:
     results = ["20"] if task == CONVERT else ["215" if "monitor" in task else "85"]
     assert as_task_operation({"expression": expression}, task, results) == {"expression": runs}
+
+
+NURSE = "Nurse here: patient's temp is 103.1 F. How many degrees Celsius above 37 is that?"
+
+
+@pytest.mark.parametrize("written", ["39.5 + 37", "37 + 39.5", "37 - 39.5", "(39.5 + 37)"])
+def test_how_far_above_a_number_is_the_result_less_it(written: str) -> None:
+    """independent12's cd34: `39.5 + 37` after 103.1 F came back as 39.5 C."""
+    assert as_distance({"expression": written}, NURSE, ["39.5"]) == {"expression": "39.5 - 37"}
+
+
+def test_how_far_below_a_number_is_it_less_the_result() -> None:
+    assert as_distance({"expression": "50 + 12"}, "How much under 50 was my score?", ["12"]) == {
+        "expression": "50 - 12"
+    }
+
+
+@pytest.mark.parametrize(
+    ("task", "written", "results"),
+    [
+        (NURSE, "39.5 - 37", ["39.5"]),  # already so
+        (NURSE, "103.1 - 37", ["39.5"]),  # no result in it
+        ("How many km over 7 days did I run?", "7 + 12", ["12"]),  # a count of days, not a mark
+        ("Is 39.5 above 37?", "39.5 + 37", ["39.5"]),  # no "how many"
+        (NURSE, "39.5 + 37 + 1", ["39.5"]),  # not a pair
+    ],
+)
+def test_other_expressions_run_as_written(task: str, written: str, results: list[str]) -> None:
+    arguments = {"expression": written}
+    assert as_distance(arguments, task, results) is arguments
+
+
+async def test_the_nurses_question_runs_as_the_difference() -> None:
+    script = [
+        call("unit_convert", value=103.1, from_unit="F", to_unit="C"),
+        call("calculator", expression="39.5 + 37"),
+        "2.5",
+    ]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "unit_convert"])).run(NURSE)
+    assert [s.result for s in result.steps if s.call is not None] == ["39.5", "2.5"]
+    assert result.output == "2.5"

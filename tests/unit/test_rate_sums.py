@@ -96,3 +96,42 @@ def test_a_written_rate_beside_a_converted_one_goes_first() -> None:
     earlier = [("unit_convert", {"value": 5, "from_unit": "km", "to_unit": "mi"}, "3.106856")]
     fixed = as_products({"expression": "3.106856 + 7"}, task, ["3.106856"], earlier)
     assert fixed == {"expression": "3.106856 * 7"}
+
+
+def test_a_rate_less_a_result_is_their_product() -> None:
+    """independent12's cd16: `120 - 16` for 16 nights at $120 a night."""
+    task = "Hotel is $120 a night, check-in 2024-03-03, check-out 2024-03-19. What's my bill?"
+    assert as_products({"expression": "120 - 16"}, task, ["16"]) == {"expression": "120 * 16"}
+    assert as_products({"expression": "16 - 120"}, task, ["16"]) == {"expression": "16 * 120"}
+    kept = {"expression": "120 - 20"}
+    assert as_products(kept, task, ["16"]) is kept  # no result in it: the model's own business
+    kept = {"expression": "120 - 16 - 2"}
+    assert as_products(kept, task, ["16"]) is kept  # not a difference of two
+
+
+def test_a_rate_alone_in_a_sum_goes_times_the_one_result_no_call_took() -> None:
+    """independent12's cd24: `45 + 2 * 49.5` with the trip's 14 days unused."""
+    task = "Trip runs 2024-07-04 to 2024-07-18. Car rental is $45 per day and I also need 2 backpacks. Total?"
+    days = ("date_diff", {"start": "2024-07-04", "end": "2024-07-18"}, "14")
+    earlier = [days, ("lookup", {"key": "backpack"}, "49.5")]
+    fixed = as_products({"expression": "45 + 2 * 49.5"}, task, ["14", "49.5"], earlier)
+    assert fixed == {"expression": "45 * 14 + 2 * 49.5"}
+    more = [*earlier, ("lookup", {"key": "webcam"}, "64")]
+    kept = {"expression": "45 + 2 * 49.5"}
+    assert as_products(kept, task, ["14", "49.5", "64"], more) is kept  # two results unused: which one is a guess
+    kept = {"expression": "45 + 2 * 10"}
+    assert as_products(kept, task, ["14", "49.5"], earlier[:1]) is kept  # the sum takes no result
+    kept = {"expression": "(45 + 2) * 49.5"}
+    assert as_products(kept, task, ["14", "49.5"], earlier) is kept
+
+
+async def test_the_hotel_bill_runs_as_the_rate_times_the_nights() -> None:
+    task = "Hotel is $120 a night, check-in 2024-03-03, check-out 2024-03-19. What's my bill?"
+    script = [
+        call("date_diff", start="2024-03-03", end="2024-03-19"),
+        call("calculator", expression="120 - 16"),
+        "1920",
+    ]
+    result = await Agent(ScriptedModel(script), tools=toolbox.agent_tools(["calculator", "date_diff"])).run(task)
+    assert [s.result for s in result.steps if s.call is not None] == ["16", "1920"]
+    assert result.output == "1920"
