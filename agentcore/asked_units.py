@@ -9,7 +9,8 @@ names the asked one, the answer goes back with both units named (`answer_checks.
 The model also converts by itself with the wrong factor: "How many minutes are there between 2024-03-01 and
 2024-03-03?" as `2 * 60` after date_diff gave 2 days (compose11's j09). A factor between units of time, in
 arithmetic on the counting tool's result, that is not the one between the counted and the asked unit goes as
-that one (`with_time_factor`: `2 * 60` runs as `2 * 1440`). Months and years have no fixed length: never fixed.
+that one (`with_time_factor`: `2 * 60` runs as `2 * 1440`), and so does the count taken for its own factor (`77 /
+77` runs as `77 / 7` for weeks). Months and years have no fixed length: never fixed.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ import re
 
 TIME_UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
 _UNIT = "|".join(TIME_UNITS)
-# "how many weeks", "the number of hours", "in minutes", "in weeks?" - the unit the task asks its answer in.
+# "how many weeks", "the number of hours", "in minutes", "into hours" - the unit the task asks its answer in.
 # Plural only: "Second date" is an ordinal, and a tool that counts days says "days".
 # "Hours between 2025-01-06 and 2025-03-17, minus 12, halved." opens with its unit (independent1's ar20); "Count the
 # days between ..." names the unit the tool counts, not one asked for.
 _ASKED = re.compile(
-    rf"\b(?:how many|number of|in)\s+({_UNIT})s\b|(?:^|[.?!]\s+)({_UNIT})s\s+(?:between|from|since|until|till)\b",
+    rf"\b(?:how many|number of|in|into)\s+({_UNIT})s\b|(?:^|[.?!]\s+)({_UNIT})s\s+(?:between|from|since|until|till)\b",
     re.IGNORECASE,
 )
 
@@ -64,7 +65,8 @@ def with_time_factor(expression: str, result: str, counted: str, asked: str, tas
 
     def fixed(match: re.Match[str]) -> str:
         factor = match.group("f")
-        if int(factor) not in _FACTORS or int(factor) == right or factor in written:
+        # the count divided by itself (`77 / 77` for "how many weeks old" after 77 days: independent12's cd18)
+        if (int(factor) not in _FACTORS and factor != result) or int(factor) == right or factor in written:
             return match.group()
         return f"{match.group('a')}{right}{match.group('b')}"
 

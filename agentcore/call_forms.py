@@ -30,9 +30,7 @@ from agentcore.runaway import cut_short
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
 from agentcore.tool_fit import tool_docs
-from agentcore.unfinished import (
-    BARE_NUMBER,
-)
+from agentcore.unfinished import BARE_NUMBER, leaves
 from agentcore.unit_names import as_named, converter
 from agentcore.unit_steps import without_unit_step
 from agentcore.written_twice import with_unused_result
@@ -101,7 +99,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     and the task's divisor or amount taken away written first goes second ("3 / 899" for "divided by 3";
     agentcore.operand_order), and a rate of the task added to a count goes times it ("95 + 7" for 7 nights at "$95 a
     night"; agentcore.rate_sums), and a near copy of a text the task quotes goes as that text (one "la" lost from
-    'la la ... bye'; agentcore.quotes), and a date goes in the layout its docs name ("2022/08/16" -> "08-16-2022";
+    'la la ... bye'; agentcore.quotes), as does the first untaken of two quoted texts run together, and a date goes
+    in the layout its docs name ("2022/08/16" -> "08-16-2022";
     agentcore.dates), and an optional argument whose numbers no one gave is left out (`start_date="2021-06-15"`;
     grounding.invented_optional), and two values go to the arguments the task names them for (`db_name` and `table`
     swapped back; agentcore.roles), and a converter goes between the units the task names ("25 pounds in kilograms";
@@ -138,7 +137,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = {key: with_missing_count(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = {key: with_each_count(value, run.ctx.task, items) for key, value in arguments.items()}
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
-    arguments = as_fractions(as_quoted(arguments, run.ctx.task), spec.parameters, run.ctx.task)
+    texts = [leaf for _, given, _ in earlier for leaf in leaves(given) if isinstance(leaf, str)]
+    arguments = as_fractions(as_quoted(arguments, run.ctx.task, texts), spec.parameters, run.ctx.task)
     arguments = as_percent_fractions(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_named_operation(as_difference(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_distance(as_task_operation(arguments, run.ctx.task, results), run.ctx.task, results)

@@ -508,6 +508,7 @@ def mixed_units_call(run: Run, call: ToolCall) -> bool:
     names = (plain(number), unit, result, reached)
     conversion = conversion_of(spec.name, shape, number, unit, reached)
     run.mixed_held = (call, plain(number), conversion.signature())
+    run.mixed_conversion = conversion
     run.messages.append(prompting.mixed_units_notice(run.ctx.task, conversion, names))
     return True
 

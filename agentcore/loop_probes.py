@@ -99,7 +99,12 @@ async def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
     accepts (`other_items`) that no call fetched: the call for the first of them runs in its place, as a failed
     call's one working value does (agentcore.probe). Told "Call a tool for pens next", the model looked the
     notebooks up again twice (compose13's b07). Probed on a repeat only, not after every lookup. Named in the
-    observation instead, the items sent the model to the calculator with their names (compose10's h08)."""
+    observation instead, the items sent the model to the calculator with their names (compose10's h08). A repeat of a
+    conversion after a call was held for a number in another unit (agentcore.mixed_units) runs as the conversion
+    that hold showed."""
+    due = run.mixed_conversion
+    if due is not None and due.name == call.name and due.signature() not in run.seen_calls:
+        return due  # told "12 is in lb", the model converted the 40 oz again (independent12's cd20)
     spec = next((s for s in run.specs if s.name == call.name), None)
     settings = run.deps.settings
     if spec is None or not spec.read_only or run.plan.active or not settings.check_unfinished:

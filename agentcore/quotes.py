@@ -12,6 +12,7 @@ for ..."), of the saved compose and trap calls only two that had failed.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
@@ -28,14 +29,28 @@ def quoted(task: str) -> list[str]:
     return [next(group for group in match.groups() if group is not None) for match in QUOTED.finditer(task)]
 
 
-def as_quoted(arguments: dict[str, Any], task: str) -> dict[str, Any]:
-    """`arguments` with each string that nearly copies one of the task's quoted spans written as that span; the
-    same object when none does."""
+def as_quoted(arguments: dict[str, Any], task: str, taken: Sequence[str] = ()) -> dict[str, Any]:
+    """`arguments` with each string that nearly copies one of the task's quoted spans written as that span, and
+    each that runs two or more of them together written as the first that no earlier call took (`taken`: their
+    string arguments); the same object when none does."""
     spans = quoted(task)
     if not spans:
         return arguments
-    fixed = {key: _span_for(value, spans) if isinstance(value, str) else value for key, value in arguments.items()}
+    fixed = {
+        key: _span_for(_one_span(value, spans, taken), spans) if isinstance(value, str) else value
+        for key, value in arguments.items()
+    }
     return fixed if fixed != arguments else arguments
+
+
+def _one_span(value: str, spans: Sequence[str], taken: Sequence[str]) -> str:
+    """The first span no earlier call took, where `value` holds two or more of the task's spans whole: "Together,
+    what percent of my 50-word limit do they use?" after an intro and a conclusion, each quoted, was counted as
+    one text with the question (independent12's cd21). Each quote is a text of its own."""
+    places = sorted((value.find(span), value.find(span) + len(span), span) for span in spans if span in value)
+    apart = all(end <= start for (_, end, _), (start, _, _) in itertools.pairwise(places))  # 'a b' in 'a b b': one
+    left = [span for span in spans if span in value and span not in taken]
+    return left[0] if len(places) > 1 and apart and left else value
 
 
 def _span_for(value: str, spans: Sequence[str]) -> str:

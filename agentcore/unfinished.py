@@ -209,15 +209,23 @@ def leaves_out(answer: str, results: Sequence[str]) -> bool:
 
 
 def open_results(steps: Sequence[tuple[Any, str]], *, words: bool = False) -> list[str]:
-    """The numeric results of (arguments, result) steps, in order, that no later step's arguments use; with
-    `words`, a result with no number too (a step plan carries "Lima" into the next step)."""
+    """The numeric results of (arguments, result) steps, in order, that no later step's arguments use, nor redo;
+    with `words`, a result with no number too (a step plan carries "Lima" into the next step)."""
     found = []
-    for index, (_, result) in enumerate(steps):
+    for index, (given, result) in enumerate(steps):
         later = {v for arguments, _ in steps[index + 1 :] for v in argument_values(arguments)}
         values = values_in(result)
-        if (values or words) and not values & later:
+        if (values or words) and not values & later and not _redone(given, steps[index + 1 :]):
             found.append(result.strip())
     return found
+
+
+def _redone(given: Any, later: Sequence[tuple[Any, str]]) -> bool:
+    """Whether one later step took every number of a step with two or more: `240 + 2 * 85` redid `240 + 2`, the
+    chairs' count added to the desk before the chairs were looked up (independent12's cd13), whose 242 waits for
+    nothing."""
+    inputs = argument_values(given)
+    return len(inputs) > 1 and any(inputs <= argument_values(arguments) for arguments, _ in later)
 
 
 def latest_unused(steps: Sequence[tuple[Any, str]]) -> str:

@@ -27,6 +27,8 @@ DAYS = "Count the days between two dates. Second date, as YYYY-MM-DD."  # "Secon
         # the counted unit asked, and one more: that one is due last (independent5's bx04)
         ("How many days between 2025-03-03 and 2025-06-19, and how many hours is that?", DAYS, ("hours", "days")),
         ("How many weeks?", "Count the weeks or the days.", None),  # the tool names the asked unit
+        # independent12's cd06: "into hours"
+        ("Work out the days between 2023-11-15 and 2024-01-09 and turn that into hours?", DAYS, ("hours", "days")),
     ],
 )
 def test_asked_unit(task: str, docs: str, units: tuple[str, str] | None) -> None:
@@ -109,6 +111,8 @@ async def test_an_answer_in_the_asked_unit_is_accepted() -> None:
         ("119 * 7", "days", "months", "119 * 7"),  # a month has no fixed length
         ("119 * 5", "days", "minutes", "119 * 5"),  # no factor between units of time: another step
         ("1119 * 60", "days", "minutes", "1119 * 60"),  # not the count
+        ("119 / 119", "days", "weeks", "119 / 7"),  # the count for its own factor (independent12's cd18)
+        ("119 * 119", "days", "hours", "119 * 24"),
     ],
 )
 def test_a_wrong_time_factor_on_the_count_goes_as_the_right_one(

@@ -105,3 +105,15 @@ async def test_with_turns_left_the_model_makes_the_held_step_itself() -> None:
     result = await Agent(model, tools=TOOLS, max_steps=6).run(BABY)
     assert len(model.requests) == 6 and not result.steps[-2].notes
     assert result.output == "3401.942775"
+
+
+async def test_the_done_conversion_repeated_after_the_hold_runs_as_the_one_it_showed() -> None:
+    """independent12's cd20: told "12 is in lb", the model converted the 40 oz again."""
+    task = "I bought a 12 lb turkey and 40 oz of potatoes. How many kilograms is that altogether?"
+    ounces = call("unit_convert", value=40, from_unit="oz", to_unit="kg")
+    script = [ounces, call("calculator", expression="12 + 1.133981"), ounces]
+    script += [call("calculator", expression="5.443108 + 1.133981"), "6.577089"]
+    result = await Agent(ScriptedModel(script), tools=toolbox.agent_tools(["calculator", "unit_convert"])).run(task)
+    ran = [(s.call.name, s.result) for s in result.steps if s.call is not None and s.result is not None]
+    assert ran[2] == ("unit_convert", "5.443108")
+    assert result.output == "6.577089"

@@ -55,3 +55,20 @@ async def test_a_miscopied_quote_runs_as_the_task_wrote_it() -> None:
     assert result.output == "13"
     assert result.steps[0].result == "13"
     assert any(e["kind"] == "notice" and "form its docs and the task give" in e["message"] for e in result.trace)
+
+
+ESSAY = (
+    "My intro is 'Climate change affects every region of our planet' and my conclusion is 'We must act now to"
+    " protect it'. Together, what percent of my 50-word limit do they use?"
+)
+INTRO, CONCLUSION = "Climate change affects every region of our planet", "We must act now to protect it"
+
+
+def test_two_quotes_run_together_go_as_the_first_no_call_took() -> None:
+    """independent12's cd21: both quotes and the question counted as one text."""
+    joined = {"text": f"{INTRO}\n{CONCLUSION}\nTogether, what percent of my 50-word limit do they use?"}
+    assert as_quoted(joined, ESSAY) == {"text": INTRO}
+    assert as_quoted(joined, ESSAY, [INTRO]) == {"text": CONCLUSION}
+    assert as_quoted(joined, ESSAY, [INTRO, CONCLUSION]) is joined  # both taken: the model's own text
+    one = {"text": f"{INTRO} today"}
+    assert as_quoted(one, ESSAY) is one  # one quote and a word more: the model's own text

@@ -827,3 +827,15 @@ async def test_a_wordy_answer_after_one_of_two_listed_items_names_the_other() ->
     result = await Agent(model, tools=tools).run("I need a keyboard and a mouse for my new setup. What's the damage?")
     assert result.output == "65.85"
     assert model.requests[2].messages[-1].content.startswith("Not done yet")  # sent back, not accepted
+
+
+def test_a_result_whose_numbers_a_later_step_took_all_of_is_redone_not_open() -> None:
+    """independent12's cd13: `240 + 2` before the chairs, redone as `240 + 2 * 85`; 242 waits for nothing."""
+    desk = ({"table": "prices", "key": "desk"}, "240")
+    early = ({"expression": "240 + 2"}, "242")
+    chair = ({"table": "prices", "key": "chair"}, "85")
+    redo = ({"expression": "240 + 2 * 85"}, "410")
+    assert open_results([desk, early, chair, redo]) == ["410"]
+    assert open_results([desk, early, chair]) == ["242", "85"]
+    converted = ({"value": 40, "from_unit": "oz"}, "1.133981")  # one number: a later 40 redoes nothing
+    assert open_results([converted, ({"expression": "40 * 2"}, "80")]) == ["1.133981", "80"]
