@@ -54,11 +54,30 @@ def _fractions(value: Any, percents: set[float], returned: set[float]) -> Any:
         return value
     for percent in sorted(percents):
         fraction = round(percent / 100, 9)
+        value = _applied_twice(value, percent, returned)
         if fraction in {round(n, 9) for n in numbers_in(value)}:
             value = _of_result(value, percent, fraction, returned)
         else:
             value = _as_fractions(value, percent)
     return value
+
+
+def _applied_twice(expression: str, percent: float, returned: set[float]) -> str:
+    """The expression less a bare `- P` (or `+ P`) where it also multiplies by the whole less (or plus) P percent:
+    "knock 20% off that price" as `0.8 * (129.99 - 20)` (independent12's cd05) runs as `0.8 * (129.99)`. Only
+    beside a result: the percentage is taken off something a tool returned."""
+    numbers = {round(n, 9) for n in numbers_in(expression)}
+    if not numbers & returned:
+        return expression
+    for sign, factor in (("-", 1 - percent / 100), ("+", 1 + percent / 100)):
+        bare = rf"\s*{re.escape(sign)}\s*{re.escape(_as_written(percent))}(?![\d.])(?!\s*[*/])"
+        if round(factor, 9) in numbers and len(re.findall(bare, expression)) == 1:
+            return re.sub(bare, "", expression)
+    return expression
+
+
+def _as_written(number: float) -> str:
+    return str(int(number)) if number.is_integer() else str(number)
 
 
 def _as_fractions(expression: str, percent: float) -> str:

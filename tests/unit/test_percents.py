@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agentcore import Agent
 from agentcore.percents import as_percent_fractions, only_percents
 from agentcore.testing import ScriptedModel, call
@@ -62,3 +64,20 @@ def test_a_percentage_times_the_result_beside_the_share_is_the_result() -> None:
         assert as_percent_fractions({"expression": written}, task, ["899"]) == {"expression": "899 + 899 * 0.12"}
     same = {"expression": "12 * 899 + 899 * 0.12"}
     assert as_percent_fractions(same, task, []) is same  # 899 from nowhere: no result to stand for
+
+
+@pytest.mark.parametrize(
+    ("written", "fixed"),
+    [
+        ("0.8 * (129.99 - 20)", "0.8 * (129.99)"),  # independent12's cd05: 20% taken off twice
+        ("129.99 * 0.8 - 20", "129.99 * 0.8"),
+        ("0.8 * 129.99", "0.8 * 129.99"),  # once: as written
+        ("0.8 * (100 - 20)", "0.8 * (100 - 20)"),  # no result in it
+    ],
+)
+def test_a_percentage_taken_off_as_a_factor_and_as_a_number_goes_once(written: str, fixed: str) -> None:
+    task = "Find what headphones cost and knock 20% off that price."
+    assert as_percent_fractions({"expression": written}, task, ["129.99"]) == {"expression": fixed}
+    assert as_percent_fractions({"expression": "1.08 * (329 + 8)"}, "Tablet plus 8% tax?", ["329"]) == {
+        "expression": "1.08 * (329)"
+    }
