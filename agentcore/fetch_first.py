@@ -56,7 +56,7 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     if not (settings.check_sources and settings.fetch_first) or run.final_only or settings.output_schema is not None:
         return False
     done = [(step.call.arguments, step.result or "") for step in good_steps(run) if step.call is not None]
-    if not done and _convert_first(run, call):
+    if not done and (_convert_first(run, call) or _unit_fetched(run, call)):
         return True
     made = [unknown for index, unknown in made_up_inputs(run.ctx.task, [*done, (call.arguments, "")], 1)
             if index == len(done)]  # fmt: skip
@@ -114,6 +114,32 @@ def _convert_first(run: Run, call: ToolCall) -> bool:
         if pair and None not in kinds:
             run.fetch_first_checked = True
             return _hold(run, call, set(), tuple(f"{plain(n.number or 0)} {n.word}" for n in pair))
+    return False
+
+
+def _unit_fetched(run: Run, call: ToolCall) -> bool:
+    """Hold a first call of a tool that converts nothing, asked for a unit the task writes a quantity in, while
+    another offered tool converts that unit: "Fencing costs $12 a meter and I need 150 ft of it. Price?" opened
+    with `lookup("prices", "ft")`, twice, and answered with the repeat notice's own words (independent12's cd35).
+    A unit is no item; the converter is the next turn's tool."""
+    held = next((spec for spec in run.specs if spec.name == call.name), None)
+    properties = held.parameters.get("properties", {}) if held is not None else {}
+    # an argument that takes units (BFCL's `unit="ft"`) is sent one rightly
+    words = {
+        value.strip().lower()
+        for key, value in call.arguments.items()
+        if isinstance(value, str) and "unit" not in f"{key} {properties.get(key, '')}".lower()
+    }
+    if run.fetch_first_holds or not words:
+        return False
+    for spec in run.specs:
+        shape = converter(spec.parameters) if spec.name != call.name else None
+        named = [n for n in named_units(run.ctx.task, shape) if n.number is not None] if shape else []
+        if any(n.word.lower() in words or n.unit.lower() in words for n in named):
+            run.fetch_first_checked = True
+            _hold(run, call, set(), tuple(f"{plain(n.number or 0)} {n.word}" for n in named))
+            run.forced = frozenset({spec.name})
+            return True
     return False
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Literal
 
 import pytest
@@ -255,3 +257,35 @@ async def test_a_first_calculation_on_one_unit_runs() -> None:
     tools = toolbox.agent_tools(["calculator", "unit_convert"])
     result = await Agent(model, tools=tools).run("How many minutes are in 3.5 hours?")
     assert result.output == "210" and not result.steps[0].tool_error
+
+
+FENCE = "Fencing costs $12 a meter and I need 150 ft of it. Price?"
+
+
+async def test_a_first_lookup_of_a_unit_the_task_writes_waits_for_the_converter() -> None:
+    """independent12's cd35: `lookup("prices", "ft")`, twice, and the repeat notice's words for an answer."""
+    script = [call("lookup", table="prices", key="ft"), call("unit_convert", value=150, from_unit="ft", to_unit="m")]
+    script += [call("calculator", expression="45.72 * 12"), "548.64"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "lookup", "unit_convert"])).run(FENCE)
+    assert result.steps[0].result == "not run: the task's items come first"
+    assert [t.name for t in model.requests[1].tools] == ["unit_convert"]
+    assert result.output == "548.64"
+
+
+async def test_an_argument_that_takes_a_unit_runs() -> None:
+    @tool
+    def fence_price(length: float, unit: str) -> str:
+        """Price a fence.
+
+        Args:
+            length: The fence's length.
+            unit: The length's unit of measure.
+        """
+        return "548.64"
+
+    model = ScriptedModel([call("fence_price", length=150, unit="ft"), "548.64"])
+    tools = [fence_price, *toolbox.agent_tools(["unit_convert"])]
+    with contextlib.suppress(AssertionError):  # the script ends where the answer checks want more
+        await Agent(model, tools=tools).run(FENCE)
+    assert "Result of fence_price" in str(model.requests[1].messages[-1].content)  # it ran
