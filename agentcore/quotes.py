@@ -50,7 +50,14 @@ def _one_span(value: str, spans: Sequence[str], taken: Sequence[str]) -> str:
     places = sorted((value.find(span), value.find(span) + len(span), span) for span in spans if span in value)
     apart = all(end <= start for (_, end, _), (start, _, _) in itertools.pairwise(places))  # 'a b' in 'a b b': one
     left = [span for span in spans if span in value and span not in taken]
-    return left[0] if len(places) > 1 and apart and left else value
+    rest = value
+    for span in spans:
+        rest = rest.replace(span, " ")
+    # the task's own words beside them: the model copied the task; "'a b', 'c d'" alone may be one list on purpose
+    return left[0] if len(places) > 1 and apart and left and len(rest.split()) >= MIN_REST else value
+
+
+MIN_REST = 3
 
 
 def _span_for(value: str, spans: Sequence[str]) -> str:

@@ -70,5 +70,7 @@ def test_two_quotes_run_together_go_as_the_first_no_call_took() -> None:
     assert as_quoted(joined, ESSAY) == {"text": INTRO}
     assert as_quoted(joined, ESSAY, [INTRO]) == {"text": CONCLUSION}
     assert as_quoted(joined, ESSAY, [INTRO, CONCLUSION]) is joined  # both taken: the model's own text
+    listed = {"text": f"{INTRO}, {CONCLUSION}"}
+    assert as_quoted(listed, ESSAY) is listed  # the quotes alone: a list the model may mean ("search 'a' and 'b'")
     one = {"text": f"{INTRO} today"}
     assert as_quoted(one, ESSAY) is one  # one quote and a word more: the model's own text
