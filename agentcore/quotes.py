@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 NEAR = 0.9
+MIN_REST = 3  # words of the task's own beside two quotes run together: the model copied the task, not a list
 MIN_RUN = 3  # a quote that opens with a word three times or more: a run the model may repeat past
 # The quotes of English tasks; an apostrophe inside a word ("the tablet's price") opens and closes none.
 QUOTED = re.compile(r"(?<!\w)'([^']{2,}?)'(?!\w)|\"([^\"]{2,})\"|“([^”]{2,})”")
@@ -55,9 +56,6 @@ def _one_span(value: str, spans: Sequence[str], taken: Sequence[str]) -> str:
         rest = rest.replace(span, " ")
     # the task's own words beside them: the model copied the task; "'a b', 'c d'" alone may be one list on purpose
     return left[0] if len(places) > 1 and apart and left and len(rest.split()) >= MIN_REST else value
-
-
-MIN_REST = 3
 
 
 def _span_for(value: str, spans: Sequence[str]) -> str:
