@@ -50,6 +50,8 @@ def as_percent_fractions(arguments: dict[str, Any], task: str, results: Sequence
 
 
 def _fractions(value: Any, percents: set[float], returned: set[float]) -> Any:
+    if isinstance(value, str) and len(percents) == 1 and _SIGNED_TERMS.match(value):
+        return _percent_added(value, next(iter(percents)), returned)
     if not isinstance(value, str) or not _ARITHMETIC.fullmatch(value) or _PER_HUNDRED.search(value):
         return value
     for percent in sorted(percents):
@@ -73,7 +75,32 @@ def _applied_twice(expression: str, percent: float, returned: set[float]) -> str
         bare = rf"\s*{re.escape(sign)}\s*{re.escape(_as_written(percent))}(?![\d.])(?!\s*[*/])"
         if round(factor, 9) in numbers and len(re.findall(bare, expression)) == 1:
             return re.sub(bare, "", expression)
+        # `329 + 0.08 * 329 * 1.08`: the tax added as its share and multiplied in as well (independent12's cd29)
+        whole = re.escape(_as_written(round(factor, 9)))
+        by_factor = rf"\s*\*\s*{whole}(?![\d.])|(?<![\d.]){whole}\s*\*\s*"
+        if round(percent / 100, 9) in numbers and len(re.findall(by_factor, expression)) == 1:
+            return re.sub(by_factor, "", expression)
     return expression
+
+
+_SIGNED_TERMS = re.compile(rf"^\s*{_NUM}(?:\s*[-+]\s*{_NUM})+\s*$")
+
+
+def _percent_added(expression: str, percent: float, returned: set[float]) -> str:
+    """A plain sum of results with the percentage added (or taken) as a number of its own, as the sum times the
+    whole plus (or less) that percent: "Total for a printer, a monitor and a webcam with 8% sales tax added on top"
+    ran `159 + 215 + 64 + 8` (independent12's cd22), which runs as `(159 + 215 + 64) * 1.08`."""
+    if _SIGNED_TERMS.match(expression) is None:
+        return expression
+    terms = re.findall(rf"([-+]?)\s*({_NUM})", expression)
+    bare = [i for i, (_, number) in enumerate(terms) if float(number) == percent]
+    rest = [term for i, term in enumerate(terms) if i not in bare]
+    if len(bare) != 1 or bare[0] == 0 or not rest or any(round(float(n), 9) not in returned for _, n in rest):
+        return expression
+    sign = terms[bare[0]][0]
+    summed = " ".join(f"{s} {n}" if i else n for i, (s, n) in enumerate(rest))
+    factor = _as_written(round(1 + percent / 100 if sign == "+" else 1 - percent / 100, 9))
+    return f"({summed}) * {factor}" if len(rest) > 1 else f"{summed} * {factor}"
 
 
 def _as_written(number: float) -> str:

@@ -81,3 +81,28 @@ def test_a_percentage_taken_off_as_a_factor_and_as_a_number_goes_once(written: s
     assert as_percent_fractions({"expression": "1.08 * (329 + 8)"}, "Tablet plus 8% tax?", ["329"]) == {
         "expression": "1.08 * (329)"
     }
+
+
+@pytest.mark.parametrize(
+    ("written", "fixed"),
+    [
+        ("159 + 215 + 64 + 8", "(159 + 215 + 64) * 1.08"),  # independent12's cd22
+        ("159 + 8", "159 * 1.08"),
+        ("159 + 215 - 8", "(159 + 215) * 0.92"),
+        ("159 + 215 + 64 + 8 + 3", "159 + 215 + 64 + 8 + 3"),  # 3 is no result
+        ("2024 - 8", "2024 - 8"),  # no result in it
+    ],
+)
+def test_a_percentage_added_to_a_sum_of_results_as_a_number_scales_it(written: str, fixed: str) -> None:
+    task = "Total for a printer, a monitor and a webcam with 8% sales tax added on top."
+    assert as_percent_fractions({"expression": written}, task, ["159", "215", "64"]) == {"expression": fixed}
+
+
+def test_a_tax_added_as_its_share_and_multiplied_in_too_goes_once() -> None:
+    """independent12's cd29: `329 + 0.08 * 329 * 1.08` for the tablet plus 8% sales tax."""
+    task = "As a shop owner I need the tablet's price plus 8% sales tax on it - what's the shelf total?"
+    assert as_percent_fractions({"expression": "329 + 0.08 * 329 * 1.08"}, task, ["329"]) == {
+        "expression": "329 + 0.08 * 329"
+    }
+    kept = {"expression": "329 * 1.08"}
+    assert as_percent_fractions(kept, task, ["329"]) is kept
