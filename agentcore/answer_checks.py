@@ -11,6 +11,7 @@ run's messages and may name the tools the next turn must call (`Run.forced`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,7 @@ from agentcore.run_reads import (
 )
 from agentcore.still_to_use import premature
 from agentcore.tool_fit import fitting_tools, tool_docs
+from agentcore.tool_order import computes
 from agentcore.uncombined import combined_count, computing, counts_results, uncombined_check
 from agentcore.unfetched import counts_only
 from agentcore.unfinished import (
@@ -56,6 +58,7 @@ from agentcore.unfinished import (
     with_result,
     with_tool_value,
 )
+from agentcore.unit_names import is_unit
 from agentcore.written_checks import portion_check, power_check, redone_check
 
 if TYPE_CHECKING:
@@ -98,9 +101,26 @@ def unfinished_check(run: Run, answer: str) -> bool:
     run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
     counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
     run.forced = computing(run) if counted else run.forced
+    run.forced = (_arithmetic_next(run, pending) if not (unnamed or waiting) else frozenset()) or run.forced
     run.messages.append(prompting.unfinished_notice(run.ctx.task, counted or pending, result, unnamed, waiting))
     run.unfinished_pending = (len(run.steps), tuple(pending), result) if pending and not unnamed else None
     return True
+
+
+def _arithmetic_next(run: Run, pending: list[str]) -> frozenset[str]:
+    """The formula tools (agentcore.tool_order), where all that is left is numbers of the task with no unit to
+    convert: a number to combine with a result is arithmetic. Told "the task still uses 15" after a word count of
+    10, the model counted the words again and reversed the text (independent12's cd12)."""
+    formulas = frozenset(spec.name for spec in run.specs if computes(spec))
+    if not formulas or not pending or any(_quantity(run.ctx.task, number) for number in pending):
+        return frozenset()
+    return formulas
+
+
+def _quantity(task: str, number: str) -> bool:
+    """Whether the task writes `number` before a unit of measure ("15 miles"): a quantity a converter may take."""
+    after = re.search(rf"(?<![\w.]){re.escape(number)}\s*([a-zA-Z]+)", task)
+    return after is not None and is_unit(after.group(1))
 
 
 def copied_input_check(run: Run, answer: str) -> bool:

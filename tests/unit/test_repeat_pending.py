@@ -15,15 +15,17 @@ TOOLS = toolbox.agent_tools(["unit_convert", "calculator"])
 
 async def test_a_repeat_after_the_unfinished_notice_names_the_numbers_still_to_use() -> None:
     """compose31's al06 (held out): the result answered, the conversion called again, then answered again."""
+    # 8 grams: a quantity a converter may take, so the notice before the repeat leaves every tool offered
+    # (a number alone to combine offers only the calculator: answer_checks._arithmetic_next)
     model = ScriptedModel(
-        [CONVERT, "1814.36948", CONVERT, call("calculator", expression="1814.36948 / 8"), "226.796185"]
+        [CONVERT, "1814.36948", CONVERT, call("calculator", expression="1814.36948 - 8"), "1806.36948"]
     )
-    result = await Agent(model, tools=TOOLS).run(TASK)
+    result = await Agent(model, tools=TOOLS).run("4 pounds written in grams, less 8 grams?")
     notice = str(model.requests[3].messages[-1].content)
     assert "The task still uses 8: call a different tool for the next step with 1814.36948 and 8." in notice
     assert "final_answer" not in notice
     assert [t.name for t in model.requests[3].tools] == ["calculator"]
-    assert result.output == "226.796185"
+    assert result.output == "1806.36948"
 
 
 async def test_a_repeat_later_in_the_run_gets_the_plain_notice() -> None:

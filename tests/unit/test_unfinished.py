@@ -471,9 +471,11 @@ async def test_an_unfinished_notice_names_the_items_not_looked_up_and_may_fire_o
 
 
 async def test_without_named_items_the_unfinished_check_fires_once() -> None:
-    model = ScriptedModel([call("lookup", key="laptop"), "899", call("lookup", key="chair"), "45"])
+    # the numbers left are the task's alone: the notice offers only the calculator (answer_checks._arithmetic_next)
+    model = ScriptedModel([call("lookup", key="laptop"), "899", call("calculator", expression="899 * 3"), "2697"])
     result = await Agent(model, tools=[lookup, calculator]).run("What is the laptop price times 3 among 2 friends?")
-    assert result.output == "45" and len(model.requests) == 4
+    assert result.output == "2697" and len(model.requests) == 4
+    assert [t.name for t in model.requests[2].tools] == ["calculator"]
 
 
 @pytest.mark.parametrize(
