@@ -58,7 +58,7 @@ from agentcore.unfinished import (
     with_result,
     with_tool_value,
 )
-from agentcore.unit_names import is_unit
+from agentcore.unit_names import converter, is_unit, unit_kind
 from agentcore.written_checks import portion_check, power_check, redone_check
 
 if TYPE_CHECKING:
@@ -273,11 +273,24 @@ def unit_check(run: Run, answer: str) -> bool:
             continue
         units = asked_unit(run.ctx.task, tool_docs(spec))
         if units is not None:
-            run.unit_checked, run.forced = True, frozenset(s.name for s in run.specs)
+            run.unit_checked, run.forced = True, _converting(run, units[1])
             run.notice("final answer is in the unit its tool counts in, not the one the task asks for", units=units)
             run.messages.append(prompting.unit_notice(run.ctx.task, result, spec.name, *units))
             return True
     return False
+
+
+def _converting(run: Run, unit: str) -> frozenset[str]:
+    """The offered tools less the converters that convert no unit of `unit`'s kind: told to convert 55 days to
+    hours, the model sent `unit_convert(55 km -> m)` to a converter of lengths, weights, volumes and temperatures
+    (independent12's cd06)."""
+    kind = unit_kind(unit.removesuffix("s"))
+    able = []
+    for spec in run.specs:
+        shape = converter(spec.parameters)
+        if shape is None or kind is None or kind in {unit_kind(u) for u in shape.units}:
+            able.append(spec.name)
+    return frozenset(able or (spec.name for spec in run.specs))
 
 
 def made_up_check(run: Run, answer: str) -> bool:

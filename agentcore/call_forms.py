@@ -30,8 +30,9 @@ from agentcore.runaway import cut_short
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
 from agentcore.tool_fit import tool_docs
-from agentcore.unfinished import BARE_NUMBER, leaves
-from agentcore.unit_names import as_named, converter
+from agentcore.tool_order import computes
+from agentcore.unfinished import BARE_NUMBER, leaves, values_in
+from agentcore.unit_names import as_named, converter, without_unit_words
 from agentcore.unit_steps import without_unit_step
 from agentcore.written_twice import with_unused_result
 
@@ -44,6 +45,18 @@ def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> di
     """`arguments` less the optional ones whose numbers no one gave (`grounding.invented_optional`)."""
     invented = invented_optional(arguments, spec.parameters, spec.description, spoken_text(run))
     return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
+
+
+def _unit_words_out(spec: ToolSpec, arguments: dict[str, Any], results: list[str]) -> dict[str, Any]:
+    """A formula tool's arguments with the unit words after results left out (unit_names.without_unit_words)."""
+    if not computes(spec):
+        return arguments
+    returned = {round(value, 9) for result in results for value in values_in(result)}
+    fixed = {
+        key: without_unit_words(value, returned) if isinstance(value, str) else value
+        for key, value in arguments.items()
+    }
+    return fixed if fixed != arguments else arguments
 
 
 def _one_step(run: Run, arguments: dict[str, Any], results: list[str]) -> dict[str, Any]:
@@ -127,7 +140,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     done = [step for step in good_steps(run) if step.call is not None]
     results = [step.result or "" for step in done]
     earlier = [(step.call.name, step.call.arguments, step.result or "") for step in done if step.call is not None]
-    written = with_task_zeros(cut_short(call.arguments), run.ctx.task)
+    written = with_task_zeros(cut_short(_unit_words_out(spec, call.arguments, results)), run.ctx.task)
     arguments = {key: with_results(value, call.name, earlier) for key, value in written.items()}
     arguments = with_unused_result(arguments, run.ctx.task, earlier, call.name)
     items = [(given, result) for name, given, result in earlier if name != call.name]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from agentcore.done_again import is_arithmetic
 from agentcore.grounding import mentions, parallel_unused, task_words
 from agentcore.messages import NoticePart, SystemPart
+from agentcore.quotes import quoted
 from agentcore.result import Step
 from agentcore.unfinished import BARE_NUMBER, leaves, open_results, unused_numbers
 
@@ -75,7 +76,16 @@ def unused_words(run: Run) -> list[str]:
     standing where a used one stands: "3 monitors and 2 keyboards" after a lookup of monitors names keyboards;
     else those the last read-only tool accepts (`Run.probed_items`: "... than a tablet" after the laptop)."""
     listed = [word for word in listed_unused(run) if word not in run.unfetchable]
-    return listed or list(run.probed_items)
+    return listed or list(run.probed_items) or untaken_quotes(run)
+
+
+def untaken_quotes(run: Run) -> list[str]:
+    """The texts the task quotes that no call took, where a call took another: an intro and a conclusion, each
+    quoted, and only the intro counted (independent12's cd21, "Together, what percent of my 50-word limit")."""
+    spans = quoted(run.ctx.task)
+    texts = [leaf for s in good_steps(run) if s.call is not None for leaf in leaves(s.call.arguments)]
+    taken = [span for span in spans if any(isinstance(text, str) and span in text for text in texts)]
+    return [span for span in spans if span not in taken] if taken else []
 
 
 def listed_unused(run: Run) -> list[str]:

@@ -240,3 +240,22 @@ def _registry() -> Any:
     import pint
 
     return pint.UnitRegistry()
+
+
+# "5.443108 lb + 1.133981 oz": a number and the unit it is in, written into arithmetic.
+_QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([A-Za-z]+)\b")
+
+
+def without_unit_words(expression: str, returned: set[float]) -> str:
+    """`expression` with each unit word written straight after a number a tool returned left out, where every
+    word in it is such a unit: the calculator takes numbers only, and a model that converted both weights wrote
+    `5.443108 lb + 1.133981 oz` (independent12's cd20). The checks then read the numbers (a sum of two units is
+    still held). The same string where it has another word ("price + 20"), none, or a unit after a number no tool
+    returned ("12 feet * 4" is a conversion still due: `ToolTurn`'s failed-call repair reads it)."""
+    words = re.findall(r"[A-Za-z_]+", expression)
+    found = _QUANTITY.findall(expression)
+    if not words or len(found) != len(words) or not all(is_unit(unit) for _, unit in found):
+        return expression
+    if not all(round(float(number), 9) in returned for number, _ in found):
+        return expression
+    return _QUANTITY.sub(lambda match: match.group(1), expression)

@@ -9,6 +9,7 @@ from agentcore.agent import Agent
 from agentcore.asked_units import asked_unit, with_time_factor
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
+from bench import toolbox
 
 DAYS = "Count the days between two dates. Second date, as YYYY-MM-DD."  # "Second": an ordinal, no unit
 
@@ -128,3 +129,14 @@ async def test_a_count_of_days_converted_with_the_wrong_factor_runs_with_the_rig
     task = "How many minutes are there between 2024-05-01 and 2024-08-28?"
     result = await Agent(model, tools=[date_diff, calculator]).run(task)
     assert [s.call for s in result.steps if s.call][-1].arguments == {"expression": "119 * 1440"}
+
+
+async def test_the_unit_notice_leaves_out_a_converter_that_converts_no_time() -> None:
+    """independent12's cd06: told to convert 55 days to hours, the model called `unit_convert(55 km -> m)`."""
+    task = "Could you work out the days between 2023-11-15 and 2024-01-09 and turn that into hours?"
+    script = [call("date_diff", start="2023-11-15", end="2024-01-09"), "55", call("calculator", expression="55 * 24")]
+    model = ScriptedModel([*script, "1320"])
+    tools = toolbox.agent_tools(["calculator", "date_diff", "unit_convert"])
+    result = await Agent(model, tools=tools).run(task)
+    assert sorted(t.name for t in model.requests[2].tools) == ["calculator", "date_diff"]
+    assert result.output == "1320"

@@ -8,6 +8,7 @@ from agentcore.agent import Agent
 from agentcore.quotes import as_quoted, quoted
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
+from bench import toolbox
 
 LA = "How many words are in 'la la la la la la la la la la la la bye'?"
 
@@ -74,3 +75,13 @@ def test_two_quotes_run_together_go_as_the_first_no_call_took() -> None:
     assert as_quoted(listed, ESSAY) is listed  # the quotes alone: a list the model may mean ("search 'a' and 'b'")
     one = {"text": f"{INTRO} today"}
     assert as_quoted(one, ESSAY) is one  # one quote and a word more: the model's own text
+
+
+async def test_a_quote_no_call_took_beside_one_counted_is_named_after_the_answer() -> None:
+    """independent12's cd21: the intro counted, its share of the limit answered; the conclusion never counted."""
+    script = [call("word_count", text=INTRO), call("calculator", expression="8 / 50"), "16.0%"]
+    script += [call("word_count", text=CONCLUSION), call("calculator", expression="(8 + 7) / 50 * 100"), "30"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "word_count"])).run(ESSAY)
+    assert f"the task still names {CONCLUSION}" in str(model.requests[3].messages[-1].content)
+    assert result.output == "30"

@@ -11,7 +11,7 @@ from arithmetic_tools import calculator as evaluator
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.unit_names import Converter, Due, as_named, converter, named_units, unconverted
+from agentcore.unit_names import Converter, Due, as_named, converter, named_units, unconverted, without_unit_words
 
 Unit = Literal["km", "m", "cm", "mi", "ft", "in", "kg", "g", "lb", "l", "ml", "gal", "C", "F", "K"]
 _METRES = {"km": 1000.0, "m": 1.0, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "in": 0.0254}
@@ -260,3 +260,19 @@ async def test_a_converter_with_side_effects_is_not_run_in_place_of_a_failed_cal
     model = ScriptedModel([call("calculator", expression="12 feet * 4"), *["done"] * 8])
     result = await Agent(model, tools=[convert, evaluator]).run("12 feet converted to meters, times 4?")
     assert result.steps[0].call is not None and result.steps[0].call.name == "calculator"
+
+
+@pytest.mark.parametrize(
+    ("written", "fixed"),
+    [
+        ("5.443108 lb + 1.133981 oz", "5.443108 + 1.133981"),  # independent12's cd20
+        ("2 days * 24", "2 * 24"),
+        ("price + 20", "price + 20"),  # a name, not a unit
+        ("5 kids + 3", "5 kids + 3"),
+        ("pi * 2 m", "pi * 2 m"),  # a constant beside it: not every word is a unit
+        ("3 * 4", "3 * 4"),
+    ],
+)
+def test_unit_words_after_numbers_leave_arithmetic(written: str, fixed: str) -> None:
+    assert without_unit_words(written, {5.443108, 1.133981, 2.0, 5.0}) == fixed
+    assert without_unit_words("12 lb + 1.133981 oz", {1.133981}) == "12 lb + 1.133981 oz"  # 12 lb: a conversion due
