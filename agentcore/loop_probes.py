@@ -10,7 +10,8 @@ from agentcore.conversions import conversion_instead
 from agentcore.messages import CallPart, ToolCall, ToolSpec
 from agentcore.named import resolved_call
 from agentcore.probe import alternatives, chosen, cut_alternatives, item_alternatives, outcomes, word_alternatives
-from agentcore.run_reads import good_steps
+from agentcore.quotes import quoted
+from agentcore.run_reads import good_steps, untaken_quotes
 from agentcore.run_state import Run
 from agentcore.unfetched import CONTROL, placeholder_alternatives
 from agentcore.unfinished import leaves, repeats_result, unsourced
@@ -101,10 +102,13 @@ async def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
     notebooks up again twice (compose13's b07). Probed on a repeat only, not after every lookup. Named in the
     observation instead, the items sent the model to the calculator with their names (compose10's h08). A repeat of a
     conversion after a call was held for a number in another unit (agentcore.mixed_units) runs as the conversion
-    that hold showed."""
+    that hold showed, and a repeat on one of the task's quotes runs on the first quote no call took."""
     due = run.mixed_conversion
     if due is not None and due.name == call.name and due.signature() not in run.seen_calls:
         return due  # told "12 is in lb", the model converted the 40 oz again (independent12's cd20)
+    quote = _other_quote(run, call)
+    if quote is not None:
+        return quote
     spec = next((s for s in run.specs if s.name == call.name), None)
     settings = run.deps.settings
     if spec is None or not spec.read_only or run.plan.active or not settings.check_unfinished:
@@ -134,3 +138,15 @@ async def timed_outcomes(run: Run, candidates: list[ToolCall]) -> list[str | Non
         return await outcomes(run.deps.toolset, run.ctx, candidates)
     finally:
         run.ledger.tool_seconds += time.perf_counter() - started
+
+
+def _other_quote(run: Run, call: ToolCall) -> ToolCall | None:
+    """The repeated call with the first quote of the task that no call took in place of the quote it repeats:
+    the intro counted three times while the conclusion, quoted beside it, never was (independent12's cd21)."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    spans, left = quoted(run.ctx.task), untaken_quotes(run)
+    keys = [key for key, value in call.arguments.items() if isinstance(value, str) and value in spans]
+    if spec is None or not spec.read_only or len(keys) != 1 or not left:
+        return None
+    other = ToolCall(call.name, {**call.arguments, keys[0]: left[0]})
+    return other if other.signature() not in run.seen_calls else None

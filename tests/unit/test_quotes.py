@@ -85,3 +85,13 @@ async def test_a_quote_no_call_took_beside_one_counted_is_named_after_the_answer
     result = await Agent(model, tools=toolbox.agent_tools(["calculator", "word_count"])).run(ESSAY)
     assert f"the task still names {CONCLUSION}" in str(model.requests[3].messages[-1].content)
     assert result.output == "30"
+
+
+async def test_a_repeat_on_one_quote_runs_on_the_quote_no_call_took() -> None:
+    """independent12's cd21, live: the intro counted three times, the conclusion never."""
+    script = [call("word_count", text=INTRO), call("word_count", text=INTRO)]
+    script += [call("calculator", expression="(8 + 7) / 50 * 100"), "30"]
+    result = await Agent(ScriptedModel(script), tools=toolbox.agent_tools(["calculator", "word_count"])).run(ESSAY)
+    counted = [s.call.arguments["text"] for s in result.steps if s.call is not None and s.call.name == "word_count"]
+    assert counted == [INTRO, CONCLUSION]
+    assert result.output == "30"
