@@ -246,6 +246,9 @@ async def run_due(run: Run, call: ToolCall) -> NextStep:
     at max_steps, as a call on the last turn would."""
     run.stale_fix = run.written_fix = None
     run.offered = frozenset({call.name})
+    # in the form its docs and the task give, as a model's call runs: a held step written out with the held call's
+    # unit words ran `5.443108 lb + 1.133981 oz` here and failed (independent12's cd20, live at max_steps only)
+    call = in_documented_form(run, call)
     run.steps.append(Step(index=run.ctx.step, usage=Usage(), model_seconds=0.0, call=call))
     run.steps[-1].notes.append("run by the loop: the call written out was due on the last turn")
     run.notice("last turn before max_steps with a call written out and not run; the loop runs it",

@@ -117,3 +117,18 @@ async def test_the_done_conversion_repeated_after_the_hold_runs_as_the_one_it_sh
     ran = [(s.call.name, s.result) for s in result.steps if s.call is not None and s.result is not None]
     assert ran[2] == ("unit_convert", "5.443108")
     assert result.output == "6.577089"
+
+
+async def test_the_held_step_with_unit_words_runs_on_the_last_turn_in_its_documented_form() -> None:
+    """independent12's cd20, live at max_steps only: the held `12 lb + 1.133981 oz` was written out with its unit
+    words, and the loop ran it on the last turn without the rewrites a model's call gets: it failed."""
+    held = [
+        call("unit_convert", value=7, from_unit="lb", to_unit="g"),
+        call("calculator", expression="3175.14659 g + 8 oz"),
+        call("unit_convert", value=8, from_unit="oz", to_unit="g"),
+    ]
+    model = ScriptedModel([*held, "226.796185"])
+    result = await Agent(model, tools=TOOLS, max_steps=5).run(BABY)
+    last = result.steps[-1]
+    assert last.call is not None and last.call.arguments == {"expression": "3175.14659 + 226.796185"}
+    assert (result.status, result.output) == ("completed", "3401.942775")
