@@ -58,7 +58,7 @@ from agentcore.unfinished import (
     with_result,
     with_tool_value,
 )
-from agentcore.unit_names import converter, is_unit, unit_kind, without_unit_words
+from agentcore.unit_names import converter, is_unit, unit_kind
 from agentcore.written_checks import portion_check, power_check, redone_check
 
 if TYPE_CHECKING:
@@ -396,11 +396,7 @@ def held_step_check(run: Run, answer: str) -> bool:
     if any(values_in(result) & argument_values(s.call.arguments) for s in good_steps(run) if s.call is not None):
         return False
     call, number, _ = held
-    returned = {round(v, 9) for s in good_steps(run) for v in values_in(s.result or "")}
-    arguments = with_result(call.arguments, [number], result)
-    # the held `12 lb + 1.133981 oz` written out as `5.443108 + 1.133981`, not with its unit words (cd20)
-    arguments = {k: without_unit_words(v, returned) if isinstance(v, str) else v for k, v in arguments.items()}
-    fixed = ToolCall(call.name, arguments)
+    fixed = ToolCall(call.name, with_result(call.arguments, [number], result))
     run.forced, run.written_fix = frozenset({call.name}), fixed
     run.notice("final answer before the step a conversion was for; that step is due", call=fixed.signature())
     run.messages.append(prompting.held_step_notice(run.ctx.task, fixed, result))

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
+from agentcore.tools.builtin.calculator import EQUALS
 from agentcore.unfinished import BARE_NUMBER, leaves, rounds_to, values_in
 
 # A task that asks for a step more than once ("add 10%, twice", "compounded") repeats it on purpose.
@@ -82,11 +83,8 @@ def is_arithmetic(text: str) -> bool:
     """Whether `text` is an expression with at least one operation on numbers ("10 * (1 - 0.10)"); an equation
     chain is read by its first side, as the calculator reads it: "6 / 1 = 6" is arithmetic that ran (independent12's
     cd09 opened with it, before looking up the printer the task names)."""
-    tree = _parse(_EQUALS.split(text, maxsplit=1)[0])
+    tree = _parse(EQUALS.split(text, maxsplit=1)[0])
     return tree is not None and not isinstance(tree, ast.Constant)
-
-
-_EQUALS = re.compile(r"(?<![<>=!])=(?!=)")  # the calculator's own reading of an equation's "="
 
 
 def _swapped(before: ast.expr, after: ast.expr, result: float, taken: frozenset[float]) -> int:

@@ -112,13 +112,13 @@ def evaluate(expression: str) -> Number:
 
 
 # A small model writes out its working: "899 - 0.20 * 899 = 899 - 179.8 = 719.2", or "total = 3 * 85".
-_EQUALS = re.compile(r"(?<![<>=!])=(?!=)")
+EQUALS = re.compile(r"(?<![<>=!])=(?!=)")
 
 
 def _sides(text: str) -> list[str]:
     """The sides of an equation chain: split at each "=" outside brackets ("round(1.5, ndigits=1)" is one)."""
     sides, depth, start = [], 0, 0
-    for match in re.finditer(r"[()]|" + _EQUALS.pattern, text):
+    for match in re.finditer(r"[()]|" + EQUALS.pattern, text):
         depth += {"(": 1, ")": -1}.get(match.group(), 0)
         if match.group() == "=" and depth == 0:
             sides.append(text[start : match.start()])
