@@ -375,8 +375,25 @@ def beside_call(run: Run, call: ToolCall) -> bool:
     step.result, step.tool_error = f"not run: {' and '.join(taken)} is counted again beside {result}", True
     run.notice("tool call uses an input beside the result that stands for it; not run", call=call.signature())
     fixed = {k: _without(v, taken, result) for k, v in call.arguments.items()}
+    if fixed == call.arguments:
+        fixed = {k: _swapped(v, taken, result, unused_task_numbers(run)) for k, v in call.arguments.items()}
+    # sent again unchanged, the call runs as written out (`stale_again`), not as the double count it was
+    run.stale_fix = ToolCall(call.name, fixed) if fixed != call.arguments else None
     run.messages.append(prompting.beside_notice(run.ctx.task, ToolCall(call.name, fixed), taken, result))
     return True
+
+
+def _swapped(value: Any, taken: list[str], result: str, unused: list[str]) -> Any:
+    """Where the counted-again number cannot be left out (a quotient), the result goes in its place and the one
+    task number no call took in the result's: `26.2 / 42.164813` after 26.2 mi was converted to 42.164813 km, for
+    the speed over 4 hours, is `42.164813 / 4` (independent12's cd31 was shown its own call as the example)."""
+    if not isinstance(value, str) or len(taken) != 1 or len(unused) != 1:
+        return value
+    marks = {taken[0]: result.strip(), result.strip(): unused[0]}
+    pattern = "|".join(rf"(?<![\w.]){re.escape(n)}(?![\w.])" for n in marks)
+    if sorted(m.group() for m in re.finditer(pattern, value)) != sorted(marks):
+        return value  # each of the two written exactly once, or the swap is not the call's meaning
+    return re.sub(pattern, lambda m: marks[m.group()], value)
 
 
 _SIGNED = re.compile(r"[\d)]\s*[-+]")  # a sum or difference, not a product
@@ -400,6 +417,11 @@ def _stale(run: Run, call: ToolCall) -> tuple[list[str], str]:
     return (taken, result) if taken else superseded(call.arguments, earlier)
 
 
+def _beside(run: Run, call: ToolCall) -> bool:
+    earlier = [(s.call.name, s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    return bool(beside_result(call.arguments, earlier, run.ctx.task)[0])
+
+
 def stale_again(run: Run, call: ToolCall) -> ToolCall:
     """The call to run: after a stale notice, a call of that tool that again takes the earlier input and no
     result, or that gives only a number of its own (compose10's h17 was shown `9.84252 * 4` and wrote "36.32008",
@@ -409,7 +431,7 @@ def stale_again(run: Run, call: ToolCall) -> ToolCall:
     if fix is None or call.name != fix.name:
         return call
     run.stale_fix = None  # the model's next call of the tool is judged once
-    if _stale(run, call)[0]:
+    if _stale(run, call)[0] or _beside(run, call):
         run.notice("tool call took the earlier input again; the call spelled out runs", call=call.signature(),
                    fixed=fix.signature())  # fmt: skip
         return fix

@@ -8,6 +8,7 @@ from typing import Literal
 import pytest
 
 from agentcore.agent import Agent
+from agentcore.loop_checks import _swapped
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 from agentcore.unfinished import (
@@ -317,3 +318,35 @@ async def test_a_side_beside_its_converted_length_goes_as_that_length() -> None:
     assert "Call calculator with 8.2296 in place of 9, for example:" in notice
     assert '{"tool": "calculator", "arguments": {"expression": "8.2296 * 8.2296"}}' in notice
     assert result.output == "67.72631616"
+
+
+SPEED = "Marathon is 26.2 miles. If I finish in 4 hours, what's my average speed in km per hour?"
+SPEED_START = [call("unit_convert", value=26.2, from_unit="mi", to_unit="km"), call("calculator", expression="26.2 / 42.164813")]  # fmt: skip
+
+
+async def test_a_quotient_beside_its_converted_input_is_written_with_the_unused_number() -> None:
+    """independent12's cd31: `26.2 / 42.164813` after 26.2 mi was converted, for the speed over 4 hours; 26.2
+    cannot be left out of a quotient, so the example was the held call itself. The result takes its place and
+    the 4 no call took takes the result's."""
+    model = ScriptedModel([*SPEED_START, call("calculator", expression="42.164813 / 4"), "10.54120325"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "unit_convert"])).run(SPEED)
+    notice = model.requests[2].messages[-1].content
+    assert '{"tool": "calculator", "arguments": {"expression": "42.164813 / 4"}}' in notice
+    assert result.output == "10.54120325"
+
+
+async def test_a_held_call_sent_again_unchanged_runs_as_written_out() -> None:
+    """independent12's cd31, live: the held `26.2 / 42.164813` sent again ran, and its 0.62 was divided by 4."""
+    again = call("calculator", expression="26.2 / 42.164813")
+    model = ScriptedModel([*SPEED_START, again, "10.54120325"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "unit_convert"])).run(SPEED)
+    ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
+    assert ran[-1] == {"expression": "42.164813 / 4"}
+    assert result.output == "10.54120325"
+
+
+def test_no_swap_without_exactly_one_unused_number() -> None:
+    """Two numbers no call took: which one goes in is not known, so no example is written."""
+    assert _swapped("26.2 / 42.164813", ["26.2"], "42.164813", ["4", "2"]) == "26.2 / 42.164813"
+    assert _swapped("26.2 / 42.164813", ["26.2"], "42.164813", ["4"]) == "42.164813 / 4"
+    assert _swapped("26.2 / 26.2", ["26.2"], "42.164813", ["4"]) == "26.2 / 26.2"

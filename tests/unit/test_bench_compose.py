@@ -71,14 +71,15 @@ FRESH35 = load_task_file(TASKS_DIR / "fresh" / "compose35.jsonl")  # held out, r
 FRESH36 = load_task_file(TASKS_DIR / "fresh" / "compose36.jsonl")  # held out, run once at the thirty-second stop
 FRESH37 = load_task_file(TASKS_DIR / "fresh" / "compose37.jsonl")  # held out, run once at the thirty-third stop
 # Dev tasks written by helper sessions that saw neither the code nor any other task: 36 voices each for tuning.
-DEV_SETS = (1, 5, 8, 10, 12)
+DEV_SETS = (1, 5, 8, 10, 12, 14)
 INDEPENDENTS = [load_task_file(TASKS_DIR / "dev" / f"independent{n}.jsonl") for n in DEV_SETS]
 INDEPENDENT_DEV = [t for tasks in INDEPENDENTS for t in tasks]
 # Held out, written the same way: independent2 run at the start and the end of the thirty-second stop (its traces
 # never read), independent3 at the start of the thirty-third, independent4 at its start and end, independent6 at
 # the start of the thirty-fourth, independent7 at the start of the thirty-fifth, independent9 written at that stop,
-# independent11 at the start of the thirty-sixth (independent12, dev, with it).
-HELDOUT_SETS = (2, 3, 4, 6, 7, 9, 11)
+# independent11 at the start of the thirty-sixth (independent12, dev, with it), independent13 at the start of the
+# thirty-seventh (independent14, dev, with it).
+HELDOUT_SETS = (2, 3, 4, 6, 7, 9, 11, 13)
 HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in HELDOUT_SETS]
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
