@@ -321,7 +321,10 @@ async def test_a_side_beside_its_converted_length_goes_as_that_length() -> None:
 
 
 SPEED = "Marathon is 26.2 miles. If I finish in 4 hours, what's my average speed in km per hour?"
-SPEED_START = [call("unit_convert", value=26.2, from_unit="mi", to_unit="km"), call("calculator", expression="26.2 / 42.164813")]  # fmt: skip
+SPEED_START = [
+    call("unit_convert", value=26.2, from_unit="mi", to_unit="km"),
+    call("calculator", expression="26.2 / 42.164813"),
+]
 
 
 async def test_a_quotient_beside_its_converted_input_is_written_with_the_unused_number() -> None:
