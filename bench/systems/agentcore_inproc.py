@@ -9,11 +9,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench import toolbox
 from bench.suite import Task
 from bench.systems.common import CallTimer, Emit, Settings, TaskResult, output_text, trace_line, warm_up
+
+if TYPE_CHECKING:
+    from agentcore.result import Step
 
 
 def run(
@@ -119,6 +122,13 @@ async def run_agent_task(model: Any, task: Task, settings: Settings, timer: Call
         cached_tokens=usage.cached_tokens,
         generated_tokens=usage.generated_tokens,
         tool_calls=[step.call.name for step in result.steps if step.call is not None],
-        trace=[trace_line(s.call.name, s.call.arguments, s.result) for s in result.steps if s.call is not None],
+        trace=[_traced(step) for step in result.steps if step.call is not None or step.content],
         error=error or result.error,
     )
+
+
+def _traced(step: Step) -> str:
+    """A call and its result, or an answer the model gave (held back or final), so a failure reads whole."""
+    if step.call is not None:
+        return trace_line(step.call.name, step.call.arguments, step.result)
+    return f"answer: {(step.content or '').replace(chr(10), ' ')[:160]}"
