@@ -7,13 +7,14 @@ from __future__ import annotations
 import time
 
 from agentcore.conversions import conversion_instead
+from agentcore.grounding import mentions
 from agentcore.messages import CallPart, ToolCall, ToolSpec
 from agentcore.named import resolved_call
 from agentcore.probe import alternatives, chosen, cut_alternatives, item_alternatives, outcomes, word_alternatives
 from agentcore.quotes import quoted
 from agentcore.run_reads import good_steps, untaken_quotes
 from agentcore.run_state import Run
-from agentcore.unfetched import CONTROL, placeholder_alternatives
+from agentcore.unfetched import CONTROL, fetchable, placeholder_alternatives
 from agentcore.unfinished import leaves, repeats_result, unsourced
 
 
@@ -69,7 +70,24 @@ async def probed_items(run: Run, answer: str) -> tuple[str, ...]:
         or not (repeats_result(task, answer, last.result or "") or _guessed(run, answer))
     ):
         return ()
-    return _item_words(last.call, await other_items(run, last.call, spec))
+    found = _item_words(last.call, await other_items(run, last.call, spec))
+    # all calls to one tool: a computation on made-up or bare numbers, `unfetched.one_made_up`'s to send back
+    if found or len({s.call.name for s in done if s.call}) < 2 or not repeats_result(task, answer, last.result or ""):
+        return found
+    return await _never_fetched(run, last.call.name)
+
+
+async def _never_fetched(run: Run, last: str) -> tuple[str, ...]:
+    """The task's words that an offered lookup accepts (`unfetched.fetchable`) and that no call used, nor a quote
+    holds, when the answer repeats the result of `last`, a computation: "Car rental is $45 per day and I also
+    need 2 backpacks" answered with `45 + 2 * 14`, no backpack looked up (independent12's cd24). The last call
+    named no item, so `other_items` had none to stand beside."""
+    done = good_steps(run)
+    proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
+    used = " ".join(str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments))
+    spans = " ".join(quoted(run.ctx.task))
+    found = await fetchable(run, {last}, lambda calls: timed_outcomes(run, calls))
+    return tuple(w for w in found if not mentions(used, w) and not mentions(spans, w))
 
 
 def _item_words(call: ToolCall, found: list[ToolCall]) -> tuple[str, ...]:

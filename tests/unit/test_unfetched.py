@@ -140,3 +140,42 @@ async def test_a_sum_of_the_tasks_own_numbers_stands_where_no_tool_fetches_them(
     model = ScriptedModel([call("calculator", expression="3 + 1"), "4"])
     result = await Agent(model, tools=[lookup, calculator]).run("What is 3 plus 1?")
     assert result.output == "4" and not notices(result.trace)
+
+
+TRIP = "Trip runs 2024-07-04 to 2024-07-18. Car rental is $45 per day and I also need 2 backpacks. What's the total?"
+TRIP_START = [call("date_diff", start="2024-07-04", end="2024-07-18"), call("calculator", expression="45 + 2 * 14")]
+
+
+async def test_an_item_no_call_looked_up_goes_back_after_a_computation_on_another_tools_result() -> None:
+    """independent12's cd24: the days counted, `45 + 2 * 14` computed, and 73 answered with no backpack looked up;
+    the last call named no item, so there was no lookup for another item to stand beside."""
+    from bench import toolbox
+
+    rest = [call("lookup", table="prices", key="backpack"), call("calculator", expression="45 * 14 + 2 * 49.5")]
+    model = ScriptedModel([*TRIP_START, "73", *rest, "729"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "date_diff", "lookup"])).run(TRIP)
+    notice = model.requests[3].messages[-1].content
+    assert notice.startswith("Not done yet: 73 is only the result of the last step; the task still names backpacks")
+    assert result.output == "729"
+
+
+async def test_no_item_is_asked_for_where_the_lookup_accepts_none_of_the_tasks_words() -> None:
+    """A lookup offered beside tools that answer alone: nothing the task names is in its tables."""
+    from bench import toolbox
+
+    task = "Between 2024-01-05 and 2024-03-01, how many hours is that, give or take?"
+    script = [call("date_diff", start="2024-01-05", end="2024-03-01"), call("calculator", expression="56 * 24")]
+    model = ScriptedModel([*script, "1344"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "date_diff", "lookup"])).run(task)
+    assert result.output == "1344" and len(model.requests) == 3
+
+
+async def test_a_word_a_call_took_is_not_an_item_to_look_up() -> None:
+    """The desk of "my desk is tidy" went into the word count: text to count, not a desk to price."""
+    from bench import toolbox
+
+    task = "Count the words in 'my desk is tidy today' and add 3 to that count."
+    script = [call("word_count", text="my desk is tidy today"), call("calculator", expression="5 + 3")]
+    model = ScriptedModel([*script, "8"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "lookup", "word_count"])).run(task)
+    assert result.output == "8" and len(model.requests) == 3
