@@ -12,6 +12,7 @@ from agentcore.bare_counts import item_values, with_each_count, with_item_values
 from agentcore.comparisons import as_difference
 from agentcore.copy_slips import with_task_zeros
 from agentcore.dates import in_documented_layout
+from agentcore.fit_counts import as_fit_count
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
 from agentcore.messages import ToolCall, ToolSpec
@@ -80,6 +81,16 @@ def _as_named(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, 
     return as_named(arguments, shape, run.ctx.task, converted)
 
 
+def _converted(run: Run, done: list[Step]) -> list[tuple[str, str]]:
+    """Each conversion's (result, the unit it is in): a converter's call and its target unit (unit_names)."""
+    shapes = {spec.name: converter(spec.parameters) for spec in run.specs}
+    return [
+        ((step.result or "").strip(), str(step.call.arguments.get(shape.target)))
+        for step in done
+        if step.call is not None and (shape := shapes.get(step.call.name)) is not None
+    ]
+
+
 def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict[str, Any]:
     """Arithmetic on a count of one unit of time, converted with a factor that is not the one to the unit the task
     asks for, goes with that factor (`2 * 60` for the minutes in 2 days runs as `2 * 1440`; asked_units)."""
@@ -133,7 +144,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     agentcore.written_twice), and two results added where the task only multiplies them (or the other way round)
     go with the task's operation, as does a result and a number the task writes after "add ... to" or "multiplied
     by", and a result and the number a task asks how far it lies above or below go as their difference
-    (agentcore.named_operation)."""
+    (agentcore.named_operation), and a product of two quantities of one kind, where the task asks how many things,
+    goes as the whole over the portion (agentcore.fit_counts)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -155,6 +167,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = as_percent_fractions(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_named_operation(as_difference(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_distance(as_task_operation(arguments, run.ctx.task, results), run.ctx.task, results)
+    arguments = as_fit_count(arguments, run.ctx.task, _converted(run, done))
     arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results, earlier)
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)

@@ -201,6 +201,12 @@ def is_unit(word: str) -> bool:
     return _unit(word) is not None
 
 
+def unit_name(unit: str) -> str | None:
+    """pint's name of a unit ("gallon" for "gal" and "gallons"), or None for no unit."""
+    parsed = _unit(unit)
+    return None if parsed is None else parsed[0]
+
+
 def unit_kind(unit: str) -> str | None:
     """pint's dimensionality of a unit ("[length]"), or None for no unit."""
     return _kind(unit)
