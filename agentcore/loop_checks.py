@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
 from agentcore.count_checks import counted_twice_call, counts_multiplied_call, done_again_call
+from agentcore.done_again import is_arithmetic
 from agentcore.enum_lists import named_only
 from agentcore.enum_named import choices, named_choices
 from agentcore.grounding import mentions, placeholders, task_words, unsupplied, with_value
@@ -221,7 +222,7 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     count, and add 1"); the next turn must call the same tool (the model was mid-step)."""
     if run.stale_checked or not run.deps.settings.check_sources or call == run.conversion_fix:
         return False  # the conversion a notice wrote out takes the task's number, not a result
-    if _converts_a_stated_quantity(run, call):
+    if _converts_a_stated_quantity(run, call) or _opened_early(run, call):
         return False
     taken, result = _stale(run, call)
     parts = not taken
@@ -245,6 +246,20 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     run.stale_fix = fixed if fixed != call else None
     run.messages.append(prompting.stale_notice(run.ctx.task, fixed, taken, result))
     return True
+
+
+def _opened_early(run: Run, call: ToolCall) -> bool:
+    """Every call so far was arithmetic on the task's own numbers, and this one goes to another tool: the
+    arithmetic came too early, not this call late (independent14's cg12 subtracted 250 from 4071 before reversing
+    it, and the reversal, sent back to, was held for taking the subtraction's input)."""
+    done = [step.call for step in good_steps(run) if step.call is not None]
+    given = _given(run)
+    return bool(done) and all(
+        earlier.name != call.name
+        and argument_values(earlier.arguments) <= given
+        and any(is_arithmetic(leaf) for leaf in leaves(earlier.arguments) if isinstance(leaf, str))
+        for earlier in done
+    )
 
 
 def _converts_a_stated_quantity(run: Run, call: ToolCall) -> bool:

@@ -232,9 +232,17 @@ def repeated_call_notice(
 
 
 def named_tools(task: str, tools: Sequence[ToolSpec]) -> list[str]:
-    """Tools whose name the task spells out, as a word ("with the calculator", "use word_count")."""
+    """Tools whose name the task spells out, as a word ("with the calculator", "use word_count"), or word by word:
+    every part of a name of two or more parts written in the task ("Reverse the digit string 4071" names
+    reverse_string, "count the words" word_count). independent14's cg12 subtracted 250 from 4071 unreversed."""
     words = set(re.findall(r"[a-z_]+", task.lower()))
-    return [spec.name for spec in tools if spec.name.lower() in words]
+    stems = {word.removesuffix("s") for word in words}
+    return [spec.name for spec in tools if spec.name.lower() in words or _spelled_in_parts(spec.name, stems)]
+
+
+def _spelled_in_parts(name: str, stems: set[str]) -> bool:
+    parts = [p.lower().removesuffix("s") for p in re.findall(r"[A-Z]?[a-z]+", name)]
+    return len(parts) >= 2 and all(part in stems for part in parts)
 
 
 def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
