@@ -27,7 +27,7 @@ from agentcore.loop_checks import (
     step_items,
     written_again,
 )
-from agentcore.loop_probes import pending_instead, probed, probed_items, timed_outcomes
+from agentcore.loop_probes import listed_next, pending_instead, probed, probed_items, timed_outcomes
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall, Usage
 from agentcore.moved_past import answer_moved_past
 from agentcore.operand_order import in_task_order
@@ -159,6 +159,8 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     if error and placeholder_call(run, call, result):
         return ModelTurn()
     items = step_items(run) if not error else []
+    if not error:
+        await listed_next(run, call)
     run.messages.append(prompting.observation(run.ctx.task, call, result, error=error, plan=run.plan, items=items))
     return ModelTurn()
 

@@ -12,7 +12,7 @@ from agentcore.messages import CallPart, ToolCall, ToolSpec
 from agentcore.named import resolved_call
 from agentcore.probe import alternatives, chosen, cut_alternatives, item_alternatives, outcomes, word_alternatives
 from agentcore.quotes import quoted
-from agentcore.run_reads import good_steps, untaken_quotes
+from agentcore.run_reads import good_steps, item_tools, untaken_quotes
 from agentcore.run_state import Run
 from agentcore.unfetched import CONTROL, fetchable, placeholder_alternatives
 from agentcore.unfinished import leaves, repeats_result, unsourced
@@ -111,6 +111,26 @@ async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> list[ToolCall
     )
     found = await timed_probes(run, [control, *candidates])
     return [] if control in found else found
+
+
+async def listed_next(run: Run, call: ToolCall) -> None:
+    """With no plan, after a read-only call fetched an item the task names, while the same tool accepts others the
+    task names that no call used (`other_items`), once an answer was sent back for an item already: the next turn
+    must call that tool, not answer. Sent back after
+    each lookup, "a monitor, a keyboard and a mouse" for 4 workstations spent three turns on answers that only
+    repeated a price, and the eighth turn answered the mouse's (independent14's cg19). A repeat of the call runs
+    as the next item (`pending_instead`)."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    settings = run.deps.settings
+    if spec is None or not spec.read_only or run.plan.active or run.final_only or not settings.check_unfinished:
+        return
+    if not run.unfinished_named or call.name not in item_tools(run) & run.offered:
+        return  # sent back once for an item already: the model answers after each lookup
+    waiting = [c for c in await other_items(run, call, spec) if c.signature() not in run.seen_calls]
+    if waiting:
+        run.forced = frozenset({call.name})
+        run.notice("the task names items this tool has not fetched; only it is offered next",
+                   items=list(_item_words(call, waiting)))  # fmt: skip
 
 
 async def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:

@@ -179,3 +179,21 @@ async def test_a_word_a_call_took_is_not_an_item_to_look_up() -> None:
     model = ScriptedModel([*script, "8"])
     result = await Agent(model, tools=toolbox.agent_tools(["calculator", "lookup", "word_count"])).run(task)
     assert result.output == "8" and len(model.requests) == 3
+
+
+async def test_after_an_answer_went_back_for_an_item_each_lookup_is_followed_by_the_next_while_items_wait() -> None:
+    """independent14's cg19: an answer after each of three lookups, each sent back, spent the eight turns. Once
+    one went back for an item, a lookup while the task names other items the lookup accepts offers only the
+    lookup next, and its repeat runs as the next item."""
+    from bench import toolbox
+
+    task = "I'm setting up 4 workstations, each with a monitor, a keyboard and a mouse. What's the total cost?"
+    monitor, keyboard = call("lookup", table="prices", key="monitor"), call("lookup", table="prices", key="keyboard")
+    script = [monitor, "215", keyboard, keyboard, "19.95", call("calculator", expression="4 * (215 + 45.9 + 19.95)")]
+    model = ScriptedModel([*script, "1123.4"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "lookup"])).run(task)
+    after_keyboard = model.requests[3]
+    assert not after_keyboard.allow_final and [t.name for t in after_keyboard.tools] == ["lookup"]
+    ran = [s.call.arguments["key"] for s in result.steps if s.call is not None and s.call.name == "lookup"]
+    assert ran == ["monitor", "keyboard", "mouse"]
+    assert result.output == "1123.4"
