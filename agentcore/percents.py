@@ -46,7 +46,38 @@ def as_percent_fractions(arguments: dict[str, Any], task: str, results: Sequence
     if not percents:
         return arguments
     fixed = {key: _fractions(value, percents, returned) for key, value in arguments.items()}
+    if len(percents) == 1 and not _PERCENT_OF.search(task):
+        percent = next(iter(percents))
+        fixed = {key: _on_the_sum(value, percent, returned) for key, value in fixed.items()}
     return fixed if fixed != arguments else arguments
+
+
+# "5% of the tablet's price", "a 12% markup on the laptop": the percentage belongs to one value, not to a total
+_PERCENT_OF = re.compile(rf"{_NUM}\s*(?:%|percent)\s+(?:[a-z]+\s+){{0,2}}?(?:of|on)\b", re.IGNORECASE)
+_TERM = re.compile(rf"\s*([-+]?)\s*({_NUM})(?:\s*\*\s*({_NUM}))?")
+
+
+def _on_the_sum(value: Any, percent: float, returned: set[float]) -> Any:
+    """A sum of results whose one term alone carries the percentage's fraction, where the task names no value
+    the percentage is of, as the whole sum times the whole plus that percent: "the total for a tablet plus a pair
+    of headphones once 8% sales tax is added" ran `329 + 129.99 * 0.08` (independent14's cg22), which runs as
+    `(329 + 129.99) * 1.08`; `3 * 8.75 + 0.05 * 7.25` for 5% tax on 3 cables and a mug (independent10's cc23)
+    the same way. A sum that adds the share of a value it also holds (`329 + 329 * 0.05`) is left."""
+    if not isinstance(value, str) or not re.fullmatch(rf"(?:{_TERM.pattern})+\s*", value):
+        return value
+    terms = [(sign, a, b) for sign, a, b in _TERM.findall(value)]
+    fraction = round(percent / 100, 9)
+    shares = [i for i, (_, a, b) in enumerate(terms) if b and fraction in (round(float(a), 9), round(float(b), 9))]
+    if len(shares) != 1 or len(terms) < 2 or any(sign == "-" for sign, _, _ in terms):
+        return value
+    _, a, b = terms[shares[0]]
+    item = b if round(float(a), 9) == fraction else a
+    rest = [f"{a} * {b}" if b else a for i, (_, a, b) in enumerate(terms) if i != shares[0]]
+    shared = round(float(item), 9)
+    others = {round(float(n), 9) for i, (_, a, b) in enumerate(terms) if i != shares[0] for n in (a, b) if n}
+    if shared not in returned or shared in others or not others & returned:
+        return value  # the share of a value the sum also holds, or of one result alone: the other checks read it
+    return f"({' + '.join([*rest, item])}) * {_as_written(round(1 + fraction, 9))}"
 
 
 def _fractions(value: Any, percents: set[float], returned: set[float]) -> Any:

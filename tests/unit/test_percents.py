@@ -106,3 +106,41 @@ def test_a_tax_added_as_its_share_and_multiplied_in_too_goes_once() -> None:
     }
     kept = {"expression": "329 * 1.08"}
     assert as_percent_fractions(kept, task, ["329"]) is kept
+
+
+PAIR_TAX = "What's the total for a tablet plus a pair of headphones once 8% sales tax is added?"
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "results", "runs"),
+    [
+        ("329 + 129.99 * 0.08", PAIR_TAX, ["329", "129.99"], "(329 + 129.99) * 1.08"),  # independent14's cg22
+        ("0.08 * 129.99 + 329", PAIR_TAX, ["329", "129.99"], "(329 + 129.99) * 1.08"),
+        (  # independent10's cc23
+            "3 * 8.75 + 0.05 * 7.25",
+            "Could you tell me the total for 3 usb cables plus one coffee mug, including 5% sales tax?",
+            ["8.75", "7.25"],
+            "(3 * 8.75 + 7.25) * 1.05",
+        ),
+        ("329 + 329 * 0.08", PAIR_TAX, ["329", "129.99"], "329 + 329 * 0.08"),  # the share of a value it holds
+        (
+            "329 + 129.99 * 0.08",
+            "A tablet plus headphones, with 8% tax on the headphones",
+            ["329", "129.99"],
+            "329 + 129.99 * 0.08",
+        ),  # the tax is on one item
+        ("329 - 129.99 * 0.08", PAIR_TAX, ["329", "129.99"], "329 - 129.99 * 0.08"),  # taken off: not a tax
+    ],
+)
+def test_a_share_on_one_term_of_a_sum_of_results_goes_on_the_whole_sum(
+    expression: str, task: str, results: list[str], runs: str
+) -> None:
+    assert as_percent_fractions({"expression": expression}, task, results) == {"expression": runs}
+
+
+async def test_the_tax_on_one_item_of_a_pair_runs_on_the_pair_through_the_loop() -> None:
+    lookups = [call("lookup", table="prices", key="tablet"), call("lookup", table="prices", key="headphones")]
+    model = ScriptedModel([*lookups, call("calculator", expression="329 + 129.99 * 0.08"), "495.7092"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "lookup"])).run(PAIR_TAX)
+    ran = [s.call.arguments for s in result.steps if s.call is not None and s.call.name == "calculator"]
+    assert ran == [{"expression": "(329 + 129.99) * 1.08"}] and result.output == "495.7092"
