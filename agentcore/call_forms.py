@@ -16,7 +16,7 @@ from agentcore.fit_counts import as_fit_count
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
 from agentcore.messages import ToolCall, ToolSpec
-from agentcore.named_operation import as_distance, as_named_operation, as_task_operation
+from agentcore.named_operation import as_distance, as_gap, as_named_operation, as_task_operation
 from agentcore.operand_order import in_task_order
 from agentcore.percents import as_percent_fractions
 from agentcore.places import real_places
@@ -145,7 +145,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     go with the task's operation, as does a result and a number the task writes after "add ... to" or "multiplied
     by", and a result and the number a task asks how far it lies above or below go as their difference
     (agentcore.named_operation), and a product of two quantities of one kind, where the task asks how many things,
-    goes as the whole over the portion (agentcore.fit_counts)."""
+    goes as the whole over the portion (agentcore.fit_counts), and a sum of a result and a number of the task, where
+    the task asks how much is short or left, as their difference (agentcore.named_operation)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -167,7 +168,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = as_percent_fractions(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_named_operation(as_difference(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_distance(as_task_operation(arguments, run.ctx.task, results), run.ctx.task, results)
-    arguments = as_fit_count(arguments, run.ctx.task, _converted(run, done))
+    arguments = as_gap(as_fit_count(arguments, run.ctx.task, _converted(run, done)), run.ctx.task, results)
     arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results, earlier)
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)

@@ -12,6 +12,7 @@ from agentcore import prompting
 from agentcore.bare_counts import counted_item, counts_multiplied, item_values, totals_every_item
 from agentcore.counted_twice import counted_twice
 from agentcore.done_again import ASKS_AGAIN, again_in_call, again_in_head, last_computation
+from agentcore.messages import ToolCall
 from agentcore.run_reads import good_steps
 from agentcore.unfinished import (
     BARE_NUMBER,
@@ -28,7 +29,6 @@ from agentcore.unfinished import (
 Computation = tuple[str, str, frozenset[float]]  # an expression, its result, the earlier results it took
 
 if TYPE_CHECKING:
-    from agentcore.messages import ToolCall
     from agentcore.result import Step
     from agentcore.run_state import Run
 
@@ -71,6 +71,27 @@ def counts_multiplied_call(run: Run, call: ToolCall) -> bool:
     run.notice("tool call multiplies the counts of two items together; not run", call=call.signature())
     run.messages.append(prompting.counts_multiplied_notice(run.ctx.task, call, list(found), items, terms))
     return True
+
+
+def counts_again(run: Run, call: ToolCall) -> ToolCall:
+    """After the hold above, a call that multiplies the same two counts together again, with both items' values
+    fetched and no other number in it, runs as each count times its own item's value: held for `3 * 2 + 45.9`,
+    the model looked the mouse up and ran `3 * 2 + 19.95` for "3 keyboards and 2 mice" (independent14's cg13)."""
+    if not run.counts_multiplied_checked or len(call.arguments) != 1:
+        return call
+    ((key, value),) = call.arguments.items()
+    earlier = [(s.call.arguments, s.result or "") for s in good_steps(run) if s.call is not None]
+    found = counts_multiplied(run.ctx.task, call.arguments, earlier) if isinstance(value, str) else None
+    values = item_values(run.ctx.task, earlier) if found is not None else {}
+    if found is None or not all(count in values for count in found):
+        return call
+    known = {round(float(n), 12) for n in [*found, *(values[count] for count in found)]}
+    if not values_in(str(value)) <= known:
+        return call  # another number: a term the sum of the two items would lose
+    fixed = ToolCall(call.name, {key: " + ".join(f"{count} * {values[count]}" for count in found)})
+    run.notice("tool call multiplied the counts of two items again; each count runs with its item's value",
+               call=call.signature(), fixed=fixed.signature())  # fmt: skip
+    return fixed
 
 
 def answer_after_total(run: Run, call: ToolCall) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from agentcore import comparisons, prompting
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
 from agentcore.call_forms import in_documented_form
-from agentcore.count_checks import answer_after_total, done_again_answer, total_answer
+from agentcore.count_checks import answer_after_total, counts_again, done_again_answer, total_answer
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.fetch_first import held_first
@@ -85,7 +85,8 @@ class ToolTurn:
     async def execute(self, run: Run) -> NextStep:
         step = run.steps[-1]
         offered = self.call.name in run.offered
-        call = in_documented_form(run, written_again(run, stale_again(run, self.call))) if offered else self.call
+        again = stale_again(run, counts_again(run, self.call))
+        call = in_documented_form(run, written_again(run, again)) if offered else self.call
         step.call = call
         run.messages.append(prompting.assistant_turn(call, None, self.raw if call is self.call else ""))
         if call.name not in run.offered:

@@ -143,3 +143,32 @@ def _distance(value: Any, returned: set[float], number: str, above: bool) -> Any
 
 def _same(value: str, wanted: str) -> bool:
     return re.sub(r"[\s()]", "", value) == re.sub(r"\s", "", wanted)
+
+
+# "How many grams short am I?", "how much is left": a gap between two amounts, never their sum.
+_GAP = re.compile(r"\bhow\s+(?:many|much)\b[^.?!]{0,40}?\b(?:short|left|remaining|remain)\b", re.IGNORECASE)
+_SUM_OF_TWO = re.compile(rf"\s*\(?\s*({_NUM})\s*\+\s*({_NUM})\s*\)?\s*")
+
+
+def as_gap(arguments: dict[str, Any], task: str, results: Sequence[str]) -> dict[str, Any]:
+    """`arguments` with a sum of a returned number and a number of the task written as their difference, the
+    larger first, where the task asks how much is short or left: "The bread recipe wants 2.5 lb of flour but I
+    only have a 500 g bag. How many grams short am I?" ran `1133.980925 + 500` (independent14's cg18). The same
+    dict when nothing changes."""
+    if not results or _GAP.search(task) is None:
+        return arguments
+    returned, written = _values(results), _values([task])
+    fixed = {key: _gap(value, returned, written) for key, value in arguments.items()}
+    return fixed if fixed != arguments else arguments
+
+
+def _gap(value: Any, returned: set[float], written: set[float]) -> Any:
+    match = _SUM_OF_TWO.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return value
+    first, second = match.groups()
+    kinds = [(round(float(n), 9) in returned, round(float(n), 9) in written) for n in (first, second)]
+    if sorted(kinds) != [(False, True), (True, False)]:
+        return value  # not one result and one number of the task
+    larger, smaller = (first, second) if float(first) >= float(second) else (second, first)
+    return f"{larger} - {smaller}"

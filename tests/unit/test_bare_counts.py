@@ -314,3 +314,26 @@ async def test_the_kids_supplies_run_as_the_sum_times_the_kids() -> None:
     result = await Agent(ScriptedModel(script), tools=toolbox.agent_tools(["calculator", "lookup"])).run(KIDS)
     assert [s.result for s in result.steps if s.call is not None][-1] == "283.75"
     assert result.output == "283.75"
+
+
+async def test_counts_multiplied_again_after_the_hold_run_with_their_items_values() -> None:
+    """independent14's cg13: held for `3 * 2 + 45.9`, the model looked the mouse up and ran `3 * 2 + 19.95`."""
+    task = "How much would 3 keyboards and 2 mice set me back?"
+    first = [call("lookup", table="prices", key="keyboards"), call("calculator", expression="3 * 2 + 45.9")]
+    again = [call("lookup", table="prices", key="mouse"), call("calculator", expression="3 * 2 + 19.95")]
+    model = ScriptedModel([*first, *again, "177.6"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "lookup"])).run(task)
+    ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
+    assert ran[-1] == {"expression": "3 * 45.9 + 2 * 19.95"}
+    assert result.output == "177.6"
+
+
+async def test_counts_multiplied_again_beside_another_number_run_as_written() -> None:
+    """A number of neither item (a third item's price) would be lost from a sum of the two: the call runs."""
+    task = "How much would 3 keyboards and 2 mice set me back?"
+    first = [call("lookup", table="prices", key="keyboards"), call("calculator", expression="3 * 2 + 45.9")]
+    again = [call("lookup", table="prices", key="mouse"), call("calculator", expression="3 * 2 + 19.95 + 7")]
+    model = ScriptedModel([*first, *again, "32.95", "32.95", "32.95"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "lookup"])).run(task)
+    ran = [s.call.arguments for s in result.steps if s.call is not None and not s.tool_error]
+    assert {"expression": "3 * 2 + 19.95 + 7"} in ran

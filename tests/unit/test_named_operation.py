@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentcore import Agent
-from agentcore.named_operation import as_distance, as_named_operation, as_task_operation, named
+from agentcore.named_operation import as_distance, as_gap, as_named_operation, as_task_operation, named
 from agentcore.testing import ScriptedModel, call
 from bench import toolbox
 
@@ -107,3 +107,21 @@ async def test_the_nurses_question_runs_as_the_difference() -> None:
     result = await Agent(model, tools=toolbox.agent_tools(["calculator", "unit_convert"])).run(NURSE)
     assert [s.result for s in result.steps if s.call is not None] == ["39.5", "2.5"]
     assert result.output == "2.5"
+
+
+SHORT = "The bread recipe wants 2.5 lb of flour but I only have a 500 g bag. How many grams short am I?"
+
+
+@pytest.mark.parametrize(
+    ("expression", "task", "results", "runs"),
+    [
+        ("1133.980925 + 500", SHORT, ["1133.980925"], "1133.980925 - 500"),  # independent14's cg18
+        ("500 + 1133.980925", SHORT, ["1133.980925"], "1133.980925 - 500"),
+        ("1133.980925 - 500", SHORT, ["1133.980925"], "1133.980925 - 500"),  # already a difference
+        ("1133.980925 + 1133.980925", SHORT, ["1133.980925"], "1133.980925 + 1133.980925"),  # no task number
+        ("1133.980925 + 500", "How many grams are 2.5 lb and 500 g together?", ["1133.980925"], "1133.980925 + 500"),
+        ("40 + 12", "I had 40 dollars. How much is left after a 12 dollar lunch?", [], "40 + 12"),  # no result
+    ],
+)
+def test_as_gap(expression: str, task: str, results: list[str], runs: str) -> None:
+    assert as_gap({"expression": expression}, task, results) == {"expression": runs}
