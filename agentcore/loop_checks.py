@@ -389,7 +389,7 @@ def beside_call(run: Run, call: ToolCall) -> bool:
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {' and '.join(taken)} is counted again beside {result}", True
     run.notice("tool call uses an input beside the result that stands for it; not run", call=call.signature())
-    fixed = {k: _without(v, taken, result) for k, v in call.arguments.items()}
+    fixed = {k: _without(v, taken, result, run.ctx.task) for k, v in call.arguments.items()}
     if fixed == call.arguments:
         fixed = {k: _swapped(v, taken, result, unused_task_numbers(run)) for k, v in call.arguments.items()}
     # sent again unchanged, the call runs as written out (`stale_again`), not as the double count it was
@@ -412,14 +412,24 @@ def _swapped(value: Any, taken: list[str], result: str, unused: list[str]) -> An
 
 
 _SIGNED = re.compile(r"[\d)]\s*[-+]")  # a sum or difference, not a product
+_SQUARE = re.compile(r"\b(?:square|squared|area)\b", re.IGNORECASE)
 
 
-def _without(value: Any, taken: list[str], result: str) -> Any:
+def _without(value: Any, taken: list[str], result: str, task: str) -> Any:
     """`value` with the one counted-again number left out of its sum or product, where that can be written; where
-    that leaves the result alone, no step, the number goes as the result it stands for: `8.2296 * 9` after 9 yd
-    in m for the area of a square 9 yards a side is `8.2296 * 8.2296` (independent8's ca29 was shown `8.2296`)."""
+    that leaves the result alone, no step, and the task asks for a square, the number goes as the result it stands
+    for: `8.2296 * 9` after 9 yd in m for the area of a square 9 yards a side is `8.2296 * 8.2296` (independent8's
+    ca29 was shown `8.2296`). Only there: "5 km every morning for a full week" in miles was shown, and ran,
+    `3.106856 * 3.106856` (independent14's cg14)."""
     shorter = without_term(value, taken[0]) if isinstance(value, str) and len(taken) == 1 else None
-    if shorter is not None and BARE_NUMBER.fullmatch(shorter.strip()) and "*" in value and not _SIGNED.search(value):
+    square = _SQUARE.search(task) is not None
+    if (
+        shorter is not None
+        and BARE_NUMBER.fullmatch(shorter.strip())
+        and "*" in value
+        and not _SIGNED.search(value)
+        and square
+    ):
         return re.sub(rf"(?<![\w.]){re.escape(taken[0])}(?![\w.])", lambda _: result.strip(), value)
     return value if shorter is None else shorter
 

@@ -353,3 +353,15 @@ def test_no_swap_without_exactly_one_unused_number() -> None:
     assert _swapped("26.2 / 42.164813", ["26.2"], "42.164813", ["4", "2"]) == "26.2 / 42.164813"
     assert _swapped("26.2 / 42.164813", ["26.2"], "42.164813", ["4"]) == "42.164813 / 4"
     assert _swapped("26.2 / 26.2", ["26.2"], "42.164813", ["4"]) == "26.2 / 26.2"
+
+
+async def test_a_side_is_written_as_its_square_only_where_the_task_asks_for_a_square() -> None:
+    """independent14's cg14: "5 km every morning for a full week" in miles, `5 * 3.106856` after the conversion,
+    was shown and ran `3.106856 * 3.106856`: nothing there is a square."""
+    task = "I run 5 km every morning for a full week. How many miles is that altogether?"
+    converted = call("unit_convert", value=5, from_unit="km", to_unit="mi")
+    script = [converted, call("calculator", expression="5 * 3.106856")]
+    model = ScriptedModel([*script, call("calculator", expression="3.106856 * 7"), "21.747992"])
+    await Agent(model, tools=toolbox.agent_tools(["calculator", "unit_convert"])).run(task)
+    notice = model.requests[2].messages[-1].content
+    assert notice.startswith("Not run: 5 went into an earlier step") and "3.106856 * 3.106856" not in notice
