@@ -38,6 +38,7 @@ from agentcore.uncombined import combined_count, computing, counts_results, unco
 from agentcore.unfetched import counts_only
 from agentcore.unfinished import (
     BARE_NUMBER,
+    DATE_IN_DIGITS,
     argument_values,
     derived,
     echoes_task,
@@ -97,7 +98,10 @@ def unfinished_check(run: Run, answer: str) -> bool:
         return False
     run.forced = item_tools(run) if unnamed else frozenset()
     run.forced = run.forced or frozenset(spec.name for spec in run.specs)
-    run.unfinished_named = run.unfinished_named or bool(unnamed)
+    # a date no call took is a step of its own still to do, as a listed item is: the check may fire once more
+    # after its result (independent14's cg21 counted the days of one date range of two, and was sent back once)
+    dated = any(DATE_IN_DIGITS.fullmatch(p) for p in pending)
+    run.unfinished_named = run.unfinished_named or bool(unnamed) or dated
     run.notice("final answer repeats a tool result while the task is unfinished", numbers=pending, words=unnamed)
     counted = counted_items(run.ctx.task, pending, steps) if waiting and not unnamed else []
     run.forced = computing(run) if counted else run.forced
@@ -114,6 +118,8 @@ def _arithmetic_next(run: Run, pending: list[str]) -> frozenset[str]:
     formulas = frozenset(spec.name for spec in run.specs if computes(spec))
     if not formulas or not pending or any(_quantity(run.ctx.task, number) for number in pending):
         return frozenset()
+    if any(DATE_IN_DIGITS.fullmatch(number) for number in pending):
+        return frozenset()  # a date no call took is for the date tool, not arithmetic (independent14's cg21)
     return formulas
 
 

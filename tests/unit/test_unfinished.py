@@ -841,3 +841,23 @@ def test_a_result_whose_numbers_a_later_step_took_all_of_is_redone_not_open() ->
     assert open_results([desk, early, chair]) == ["242", "85"]
     converted = ({"value": 40, "from_unit": "oz"}, "1.133981")  # one number: a later 40 redoes nothing
     assert open_results([converted, ({"expression": "40 * 2"}, "80")]) == ["1.133981", "80"]
+
+
+async def test_a_date_no_call_took_sends_the_answer_back_once_more_and_to_the_date_tool() -> None:
+    """independent14's cg21: one date range of two counted, a garbled sum ran, and its result was answered; the
+    unfinished check had fired once, naming the unused date, and did not fire again."""
+    from bench import toolbox
+
+    task = (
+        "For a school project: how many days are there from 2024-01-01 to 2024-03-15, how many from 2024-03-15 to"
+        " 2024-12-25, and what is the difference between those two counts?"
+    )
+    first = [call("date_diff", start="2024-01-01", end="2024-03-15"), "74"]
+    garbled = [call("calculator", expression="74 + 2024 - 1225")] * 2 + ["873"]
+    rest = [call("date_diff", start="2024-03-15", end="2024-12-25"), call("calculator", expression="285 - 74"), "211"]
+    model = ScriptedModel([*first, *garbled, *rest])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "date_diff"])).run(task)
+    again = model.requests[5]
+    assert again.messages[-1].content.startswith("Not done yet: 873 is only the result of the last step")
+    assert "date_diff" in [t.name for t in again.tools]
+    assert result.output == "211"
