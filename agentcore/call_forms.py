@@ -12,7 +12,7 @@ from agentcore.bare_counts import item_values, with_each_count, with_item_values
 from agentcore.comparisons import as_difference
 from agentcore.copy_slips import with_task_zeros
 from agentcore.dates import in_documented_layout
-from agentcore.fit_counts import as_fit_count
+from agentcore.fit_counts import as_fit_count, asks_how_many
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
 from agentcore.messages import ToolCall, ToolSpec
@@ -168,7 +168,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = as_percent_fractions(of_results(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_named_operation(as_difference(arguments, run.ctx.task, results), run.ctx.task, results)
     arguments = as_distance(as_task_operation(arguments, run.ctx.task, results), run.ctx.task, results)
-    arguments = as_gap(as_fit_count(arguments, run.ctx.task, _converted(run, done)), run.ctx.task, results)
+    converted = _converted(run, done) if asks_how_many(run.ctx.task) else []  # read only where it can matter
+    arguments = as_gap(as_fit_count(arguments, run.ctx.task, converted), run.ctx.task, results)
     arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results, earlier)
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)

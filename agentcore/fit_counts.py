@@ -27,6 +27,11 @@ _QUANTITY = re.compile(rf"(?<![\w.])({_NUM})\s*-?\s*([A-Za-z]+)\b")
 _COUNTABLE = ("[mass]", "[length] ** 3")  # kinds whose product with themselves means nothing to count
 
 
+def asks_how_many(task: str) -> bool:
+    """Whether the task asks "how many": the one cheap test before the conversions are read."""
+    return _HOW_MANY.search(task) is not None
+
+
 def as_fit_count(arguments: dict[str, Any], task: str, converted: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """`arguments` with a product of two masses or volumes in one unit written as the larger over the smaller,
     where the task asks how many of a thing that is none of its units; `converted` is each conversion's (result,

@@ -82,12 +82,17 @@ async def _never_fetched(run: Run, last: str) -> tuple[str, ...]:
     holds, when the answer repeats the result of `last`, a computation: "Car rental is $45 per day and I also
     need 2 backpacks" answered with `45 + 2 * 14`, no backpack looked up (independent12's cd24). The last call
     named no item, so `other_items` had none to stand beside."""
-    done = good_steps(run)
-    proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
-    used = " ".join(str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments))
+    used = " ".join(_used_values(run))
     spans = " ".join(quoted(run.ctx.task))
     found = await fetchable(run, {last}, lambda calls: timed_outcomes(run, calls))
     return tuple(w for w in found if not mentions(used, w) and not mentions(spans, w))
+
+
+def _used_values(run: Run) -> list[str]:
+    """Every argument value a call used or the model proposed (a rewritten call's own words count as used)."""
+    proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
+    calls = [*proposed, *(s.call for s in good_steps(run) if s.call)]
+    return [str(v) for c in calls for v in leaves(c.arguments)]
 
 
 def _item_words(call: ToolCall, found: list[ToolCall]) -> tuple[str, ...]:
@@ -100,10 +105,7 @@ async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> list[ToolCall
     went to accepts in place of its word argument from the task (agentcore.probe.item_alternatives): items the
     task still needs. None when the tool also accepts `CONTROL`: a tool that takes any text (word_count) names no
     item by taking one."""
-    done = good_steps(run)
-    proposed = [m.part.call for m in run.messages if isinstance(m.part, CallPart) and m.part.call]
-    used = [str(v) for c in [*proposed, *(s.call for s in done if s.call)] for v in leaves(c.arguments)]
-    candidates = item_alternatives(call, spec, run.ctx.task, used)
+    candidates = item_alternatives(call, spec, run.ctx.task, _used_values(run))
     if not candidates:
         return []
     control = ToolCall(
@@ -116,10 +118,9 @@ async def other_items(run: Run, call: ToolCall, spec: ToolSpec) -> list[ToolCall
 async def listed_next(run: Run, call: ToolCall) -> None:
     """With no plan, after a read-only call fetched an item the task names, while the same tool accepts others the
     task names that no call used (`other_items`), once an answer was sent back for an item already: the next turn
-    must call that tool, not answer. Sent back after
-    each lookup, "a monitor, a keyboard and a mouse" for 4 workstations spent three turns on answers that only
-    repeated a price, and the eighth turn answered the mouse's (independent14's cg19). A repeat of the call runs
-    as the next item (`pending_instead`)."""
+    must call that tool, not answer. Sent back after each lookup, "a monitor, a keyboard and a mouse" for 4
+    workstations spent three turns on answers that only repeated a price, and the eighth turn answered the
+    mouse's (independent14's cg19). A repeat of the call runs as the next item (`pending_instead`)."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     settings = run.deps.settings
     if spec is None or not spec.read_only or run.plan.active or run.final_only or not settings.check_unfinished:
