@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from agentcore import prompting
 from agentcore.count_checks import counted_twice_call, counts_multiplied_call, done_again_call
 from agentcore.done_again import is_arithmetic
+from agentcore.enum_filled import fillable, filled
 from agentcore.enum_lists import named_only
 from agentcore.enum_named import choices, named_choices
 from agentcore.grounding import mentions, placeholders, task_words, unsupplied, with_value
@@ -22,7 +23,7 @@ from agentcore.messages import NoticePart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.mixed_units import conversion_of, unconverted_term
 from agentcore.notice_texts import clip
-from agentcore.run_reads import good_steps, item_tools, spoken_text, unused_task_numbers, unused_words
+from agentcore.run_reads import good_steps, item_tools, spoken_text, unused_task_numbers, unused_words, user_text
 from agentcore.tool_fit import closer_tool, unrelated
 from agentcore.unfinished import (
     BARE_NUMBER,
@@ -509,7 +510,10 @@ def asked_only(run: Run, call: ToolCall) -> ToolCall:
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     required = set(spec.parameters.get("required") or []) if spec is not None else set(call.arguments)
     lists = any(isinstance(v, list) for v in call.arguments.values())
-    if spec is None or (set(call.arguments) <= required and not lists and not _enum_values(spec, call)):
+    if spec is None:
+        return call
+    call = _filled(run, spec, call)
+    if set(call.arguments) <= required and not lists and not _enum_values(spec, call):
         return call  # most calls: no optional argument, list or choice to judge, so the conversation is not read
     spoken = spoken_text(run)
     chosen = named_choices(call.arguments, spec.parameters, spoken)
@@ -523,6 +527,17 @@ def asked_only(run: Run, call: ToolCall) -> ToolCall:
     fixed = ToolCall(name=call.name, arguments={k: v for k, v in arguments.items() if k not in left_out})
     run.notice("optional arguments no one asked for left out", call=call.signature(), fixed=fixed.signature())
     return fixed
+
+
+def _filled(run: Run, spec: ToolSpec, call: ToolCall) -> ToolCall:
+    """The call with the optional choices it left out that the user wrote (agentcore.enum_filled)."""
+    if not fillable(call.arguments, spec.parameters):
+        return call
+    arguments = filled(call.arguments, spec.parameters, user_text(run))
+    if arguments is call.arguments:
+        return call
+    run.notice("optional choices the user wrote filled in", call=call.signature())
+    return ToolCall(call.name, arguments)
 
 
 def _enum_values(spec: ToolSpec, call: ToolCall) -> bool:

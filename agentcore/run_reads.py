@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from agentcore.done_again import is_arithmetic
 from agentcore.grounding import mentions, parallel_unused, task_words
-from agentcore.messages import NoticePart, SystemPart
+from agentcore.messages import NoticePart, SystemPart, TaskPart
 from agentcore.quotes import quoted
 from agentcore.result import Step
 from agentcore.unfinished import BARE_NUMBER, leaves, open_results, unused_numbers
@@ -156,5 +156,16 @@ def spoken_text(run: Run) -> str:
         if isinstance(message.part, SystemPart):
             texts.extend(message.part.texts("instructions"))
         elif message.role != "assistant" and not isinstance(message.part, NoticePart):
+            texts.append(message.content)
+    return "\n".join(texts)
+
+
+def user_text(run: Run) -> str:
+    """What the user wrote: the task and the user's messages of the history, without tool results or notices."""
+    texts = []
+    for message in run.messages:
+        if isinstance(message.part, TaskPart):
+            texts.append(message.part.task)
+        elif message.role == "user" and message.part is None:
             texts.append(message.content)
     return "\n".join(texts)

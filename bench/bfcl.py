@@ -327,6 +327,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-tokens", type=int, default=256, help="per answer (agentcore's default)")
+    parser.add_argument("--ids", type=Path, help="a file of entry ids, one a line: only those entries of the split")
     parser.add_argument("--merge", nargs="+", type=Path, metavar="DIR", help="only combine these runs' results")
     parser.add_argument("--rename", action="append", default=[], metavar="[DIR:]SYSTEM=NAME", help="with --merge")
     args = parser.parse_args(list(argv))
@@ -412,6 +413,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     bfcl = load_bfcl()
     chosen = {c: split_entries(load_entries(bfcl, c), args.split, args.limit, args.skip) for c in args.categories}
+    if args.ids is not None:
+        wanted = set(args.ids.read_text().split())
+        chosen = {c: [e for e in entries if e.id in wanted] for c, entries in chosen.items()}
     everything = [e for entries in chosen.values() for e in entries]
     wrong = check_converter(bfcl, everything)
     if wrong:
