@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 
 from agentcore.agent import Agent
@@ -19,8 +21,12 @@ STATS = {
         "size": {"type": "string"},
         "since": {"type": "string"},
         "detailed": {"type": "boolean"},
-        "genre": {"type": "string", "enum": ["Comedy", "Horror", "dontcare"], "default": "dontcare"},
+        "genre": {"type": "string", "enum": ["Comedy", "Horror", "Sci-fi", "dontcare"], "default": "dontcare"},
         "unit": {"type": "string", "enum": ["seconds", "milliseconds"], "default": "N/A"},
+        "mood": {"type": "string", "enum": ["Calm", "Tense"]},
+        "year": {"type": "string", "enum": ["2010", "2014", "dontcare"], "default": "dontcare"},
+        "kids": {"type": "string", "enum": ["True", "False", "dontcare"], "default": "dontcare"},
+        "show": {"type": "string", "enum": ["regular", "3d", "imax", "dontcare"], "default": "dontcare"},
     },
     "required": ["player_name"],
 }
@@ -42,7 +48,17 @@ STATS = {
         ({"player_name": "x", "size": "XL"}, "a large shirt", []),  # a code: not judged
         ({"player_name": "x", "since": "2021-06-15"}, "the project", []),  # digits: invented_optional's
         ({"player_name": "x", "detailed": True}, "the project", []),  # booleans: not judged
-        ({"player_name": "x", "genre": "Horror"}, "something scary", []),  # enum values: not judged
+        ({"player_name": "x", "mood": "Tense"}, "something scary", []),  # an enum without a default: not judged
+        # an enum with a default among its values: a value no one names goes (the model copies the enum)
+        ({"player_name": "x", "genre": "Horror"}, "a movie in Paris", ["genre"]),
+        ({"player_name": "x", "genre": "Horror"}, "a horror movie in Paris", []),
+        ({"player_name": "x", "genre": "Horror"}, "something scary", ["genre"]),  # the price: meaning is lost
+        ({"player_name": "x", "year": "2010"}, "songs by Sia", ["year"]),
+        ({"player_name": "x", "year": "2014"}, "songs from around 2014", []),
+        ({"player_name": "x", "kids": "True"}, "suitable for children", []),  # a boolean as text: not judged
+        ({"player_name": "x", "show": "3d"}, "a movie", []),  # a code: not judged
+        ({"player_name": "x", "show": "regular"}, "a movie in regular format", []),
+        ({"player_name": "x", "genre": "Sci-fi"}, "science fiction", []),  # each word starts a written one
         # ... but for an enum whose default is none of its values, as a free string (BFCL's cmd_controller)
         ({"player_name": "x", "unit": "seconds"}, "list the files on the desktop", ["unit"]),
         ({"player_name": "x", "unit": "seconds"}, "time it in seconds", []),
@@ -82,3 +98,21 @@ async def test_an_asked_value_runs() -> None:
     model = ScriptedModel([call("paint_trends", room="kitchen", brand="Dulux"), "Blue."])
     result = await Agent(model, tools=[paint_trends]).run("The favourite Dulux paint for a kitchen?")
     assert result.steps[0].result == "sage green (kitchen, Dulux)"
+
+
+@tool
+def find_movies(location: str, genre: Literal["World", "Action", "dontcare"] = "dontcare") -> str:
+    """Movies showing in a city.
+
+    Args:
+        location: The city.
+        genre: The genre; dontcare for every genre.
+    """
+    return f"{location}: {genre}"
+
+
+async def test_the_call_runs_without_an_enum_value_no_one_named() -> None:
+    model = ScriptedModel([call("find_movies", location="San Jose", genre="World"), "Three films."])
+    result = await Agent(model, tools=[find_movies]).run("Any nice regular movies showing in San Jose?")
+    assert result.steps[0].call == call("find_movies", location="San Jose")
+    assert result.steps[0].result == "San Jose: dontcare"
