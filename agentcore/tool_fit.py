@@ -23,6 +23,7 @@ from typing import Any
 
 from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
+from agentcore.unstated import tokens
 
 LEAST_SHARED = 2
 _WORD = re.compile(r"[a-z]+")
@@ -77,6 +78,29 @@ def unrelated(task: str, specs: Sequence[ToolSpec]) -> bool:
     return not any(stems & {word[:_LOOSE] for word in _words(tool_docs(spec))} for spec in specs)
 
 
+def choice_words(spec: ToolSpec) -> str:
+    """The enum values of a tool's parameters (and of list items): what only this tool can be asked for."""
+    values = []
+    for schema in (spec.parameters.get("properties") or {}).values():
+        if isinstance(schema, dict):
+            items = schema.get("items")
+            for enum in (schema.get("enum"), items.get("enum") if isinstance(items, dict) else None):
+                values += [str(v) for v in enum or []]
+    return " ".join(values)
+
+
+def _by_choices(task: str, tied: list[ToolSpec]) -> list[ToolSpec]:
+    """Of tools tied on their names and descriptions, those whose choices name most of the task's words ("rock"
+    in `Music_3_LookupMusic`'s genres, where `Media_3_FindMovies` and `Music_3_PlayMedia` also share one word);
+    all of them when no choice is named. Whole words, not stems: "musical", a film genre, is no "music"."""
+    if len(tied) < 2:
+        return tied
+    said = tokens(task) - FUNCTION_WORDS
+    named = {spec.name: len(said & tokens(choice_words(spec))) for spec in tied}
+    most = max(named.values())
+    return [spec for spec in tied if named[spec.name] == most] if most else tied
+
+
 def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple[ToolSpec, list[str]] | None:
     """The one offered tool whose name and description share more of the task's content words than all of
     `chosen`'s docs (its parameters' names and docs too) do, with those words, if one does and no other ties it:
@@ -84,7 +108,8 @@ def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple
     genre ... rock") was offered. The other tools are read by name and description only, since every tool of one
     API shares parameter docs ("location", "date"); the chosen one by all its docs, so that a word the task
     happens to share with another's description ("preferably", "preferences") does not outweigh the parameters
-    the chosen tool was picked for ("insurance", "counselor")."""
+    the chosen tool was picked for ("insurance", "counselor"). A tie is broken by the tools' choices (`_by_choices`):
+    "search for some rock music" shares one word with three tools, and only `Music_3_LookupMusic` lists "Rock"."""
     task_stems = stems(task)
 
     def shared(text: str) -> set[str]:
@@ -93,7 +118,7 @@ def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple
     scores = {spec.name: len(shared(f"{spec.name.split('.')[-1]} {spec.description}")) for spec in specs}
     scores[chosen.name] = len(shared(tool_docs(chosen)))
     best = max((score for name, score in scores.items() if name != chosen.name), default=0)
-    top = [spec for spec in specs if spec.name != chosen.name and scores[spec.name] == best]
+    top = _by_choices(task, [spec for spec in specs if spec.name != chosen.name and scores[spec.name] == best])
     if len(top) != 1 or best <= scores[chosen.name]:
         return None
     common = shared(f"{top[0].name.split('.')[-1]} {top[0].description}")

@@ -178,6 +178,29 @@ def test_no_closer_tool(task: str, chosen: int) -> None:
     assert closer_tool(task, MEDIA[chosen], MEDIA) is None
 
 
+def _with_choices(name: str, description: str, choices: list[str]) -> ToolSpec:
+    parameters = {"type": "object", "properties": {"genre": {"type": "string", "enum": choices}}}
+    return ToolSpec(name=name, description=description, parameters=parameters)
+
+
+TIED = [
+    _with_choices("Media_3_PlayMovie", "Stream the selected movie.", ["English", "Spanish"]),
+    _with_choices("Media_3_FindMovies", "Search movies by genre.", ["Musical", "Horror"]),
+    _with_choices("Music_3_PlayMedia", "Plays music on a device.", ["Kitchen", "Patio"]),
+    _with_choices("Music_3_LookupMusic", "Finds music by genre.", ["Rock", "Pop"]),
+]
+
+
+def test_a_tie_goes_to_the_tool_whose_choices_the_task_names() -> None:
+    # "music" ties three tools by name and description; only one lists "Rock" ("Musical" is no "music")
+    found = closer_tool("Can you search for some rock music", TIED[0], TIED)
+    assert found is not None and found[0].name == "Music_3_LookupMusic"
+
+
+def test_a_tie_with_no_choice_named_stays_a_tie() -> None:
+    assert closer_tool("Can you search for some jazz music", TIED[0], TIED) is None
+
+
 @tool
 def play_movie(title: str) -> str:
     """Stream the selected movie online."""
