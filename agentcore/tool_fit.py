@@ -5,7 +5,10 @@ Asked for "the biography and main contributions of Pope Innocent III" with `get_
 words with the task ("biography", "contributions") is what the task asks for. On BFCL dev runs, first-turn
 answers where such a tool was offered were wrong 13 times where a call was right and right once where no
 tool fits; on the 48 tasks no direct question shares two words with a tool. One shared word is not enough:
-"At sea level, at what temperature does water boil?" shares "temperature" with unit_convert.
+"At sea level, at what temperature does water boil?" shares "temperature" with unit_convert. A word that is one
+of a tool's choices (an enum value, as a whole word) is shared too: "some Electropop music from around 2014" names
+one of `Music_3_LookupMusic`'s genres (thirty-eighth stop; over BFCL's dev questions this adds a fitting tool to
+26 entries of the call categories and 2 of the irrelevance ones).
 
 The other way round, no shared word at all (`unrelated`) marks a task no tool is for: over BFCL's data, a task
 with no number, quoted text or file-like name that shares no word with any offered tool is 36% of irrelevance
@@ -53,7 +56,8 @@ def tool_docs(spec: ToolSpec) -> str:
 def shared_words(task: str, spec: ToolSpec) -> list[str]:
     """The task's content words that the tool's name or docs also use (by their first five letters)."""
     shared = stems(tool_docs(spec))
-    return sorted(word for word in _words(task) if word[:_STEM] in shared)
+    choices = tokens(choice_words(spec))  # whole words: "Reggae" of a genre list, not "musical" for "music"
+    return sorted(word for word in _words(task) if word[:_STEM] in shared or tokens(word) & choices)
 
 
 def fitting_tools(task: str, specs: Sequence[ToolSpec]) -> list[str]:

@@ -197,6 +197,13 @@ def test_a_tie_goes_to_the_tool_whose_choices_the_task_names() -> None:
     assert found is not None and found[0].name == "Music_3_LookupMusic"
 
 
+def test_a_choice_the_task_names_is_a_shared_word() -> None:
+    # "Rock" is one of LookupMusic's genres: with "music", two shared words, so an answer from memory goes back
+    assert shared_words("Some rock music from 2014", TIED[3]) == ["music", "rock"]
+    assert fitting_tools("Some rock music from 2014", TIED) == ["Music_3_LookupMusic"]
+    assert shared_words("Some music please", TIED[1]) == []  # whole words: "Musical" is no "music"
+
+
 def test_a_tie_with_no_choice_named_stays_a_tie() -> None:
     assert closer_tool("Can you search for some jazz music", TIED[0], TIED) is None
 
