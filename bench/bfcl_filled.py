@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for category in (c for c in CATEGORIES if not is_irrelevance(c)):
         for entry in split_entries(load_entries(bfcl, category), args.split):
             _tally(entry, counts, lines)
-    print(f"| split | right | wrong | either | neither |\n|---|---|---|---|---|")
+    print("| split | right | wrong | either | neither |\n|---|---|---|---|---|")
     print(f"| {args.split} | {counts['right']} | {counts['wrong']} | {counts['either']} | {counts['neither']} |")
     print("", *lines, sep="\n")
     return 0
