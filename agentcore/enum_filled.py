@@ -13,9 +13,10 @@ alone are values with a digit ("1" for `star_rating` is as often a count of room
 only ("all", "any": "a list of all the servers" asks for no `type="all"`), and the documented default (it changes
 nothing). Only the user's messages count: a tool result that writes "active" asks for no status filter.
 
-Replayed on BFCL's dev ground truth (`python -m bench.bfcl_filled --split dev`): of the optional enums a right
-answer covers whose value the question writes, the filled value is right on 119, and wrong where leaving it out
-is right on 2.
+Replayed on BFCL's dev ground truth (`python -m bench.bfcl_filled --split dev`), for every optional enum the rule
+would fill were it left out: right 102 (leaving it out is wrong), wrong 1 (leaving it out is right), either 6,
+neither 2. The model mostly writes such a value itself: on 108 dev entries where the rule could fire it filled 3
+calls, 1 gained (BFCL multiple_90), none lost.
 """
 
 from __future__ import annotations
