@@ -21,22 +21,13 @@ calls, 1 gained (BFCL multiple_90), none lost.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from agentcore.function_words import FUNCTION_WORDS
+from agentcore.unstated import words
 
-_WORD = re.compile(r"[a-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-PLURAL_FROM = 4  # a word this long ending in "s" is read without it ("lessons", "guitars"); "gas" stays
 NEGATIONS = frozenset({"not", "no", "without", "exclude", "excluding", "except", "non"})
 NEGATION_REACH = 4  # words before a value that a negation reaches: "exclude any that are completed"
-
-
-def words(text: str) -> list[str]:
-    """`text` as lower-case words in order, each without a plural "s"."""
-    found = _WORD.findall(_CAMEL.sub(" ", text).lower())
-    return [w[:-1] if len(w) >= PLURAL_FROM and w.endswith("s") else w for w in found]
 
 
 def spans(value: str, said: list[str]) -> list[tuple[int, int]]:
@@ -61,7 +52,7 @@ def _judged(value: Any, default: Any) -> bool:
     )
 
 
-def _choices(schema: Any) -> tuple[list[Any], bool] | None:
+def enum_of(schema: Any) -> tuple[list[Any], bool] | None:
     """(the enum, whether the argument is a list of it) for an enum or a list of one; None otherwise."""
     if not isinstance(schema, dict):
         return None
@@ -79,7 +70,7 @@ def fillable(arguments: dict[str, Any], parameters: dict[str, Any]) -> bool:
     """Whether the call leaves out an optional enum argument (the cheap test before the user's text is read)."""
     required = set(parameters.get("required") or [])
     properties = parameters.get("properties") or {}
-    return any(k not in arguments and k not in required and _choices(s) for k, s in properties.items())
+    return any(k not in arguments and k not in required and enum_of(s) for k, s in properties.items())
 
 
 def filled(arguments: dict[str, Any], parameters: dict[str, Any], user: str) -> dict[str, Any]:
@@ -87,11 +78,11 @@ def filled(arguments: dict[str, Any], parameters: dict[str, Any], user: str) -> 
     required = set(parameters.get("required") or [])
     properties = parameters.get("properties") or {}
     said = words(user)
-    every = [span for s in properties.values() for v in (_choices(s) or ([], False))[0] if isinstance(v, str)
+    every = [span for s in properties.values() for v in (enum_of(s) or ([], False))[0] if isinstance(v, str)
              for span in spans(v, said)]  # fmt: skip
     added: dict[str, Any] = {}
     for key, schema in properties.items():
-        found = _choices(schema) if key not in arguments and key not in required else None
+        found = enum_of(schema) if key not in arguments and key not in required else None
         if found is None:
             continue
         enum, is_list = found

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from agentcore.enum_filled import enum_of
 from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
 from agentcore.unstated import tokens
@@ -84,13 +85,8 @@ def unrelated(task: str, specs: Sequence[ToolSpec]) -> bool:
 
 def choice_words(spec: ToolSpec) -> str:
     """The enum values of a tool's parameters (and of list items): what only this tool can be asked for."""
-    values = []
-    for schema in (spec.parameters.get("properties") or {}).values():
-        if isinstance(schema, dict):
-            items = schema.get("items")
-            for enum in (schema.get("enum"), items.get("enum") if isinstance(items, dict) else None):
-                values += [str(v) for v in enum or []]
-    return " ".join(values)
+    found = (enum_of(schema) for schema in (spec.parameters.get("properties") or {}).values())
+    return " ".join(str(value) for enum in found if enum is not None for value in enum[0])
 
 
 def _by_choices(task: str, tied: list[ToolSpec]) -> list[ToolSpec]:

@@ -47,8 +47,13 @@ CODE = 3  # a string whose words are all this short is a code ("CN", "IPR", "XL"
 STEM = 5  # a shared prefix this long makes two words one ("statistic", "statistics")
 
 
+def words(text: str) -> list[str]:
+    """`text` as lower-case words in order ("roomType" is two), each longer than a code without a plural "s"."""
+    return [t[:-1] if len(t) > CODE and t.endswith("s") else t for t in _TOKEN.findall(_CAMEL.sub(" ", text).lower())]
+
+
 def tokens(text: str) -> set[str]:
-    return {t[:-1] if len(t) > CODE and t.endswith("s") else t for t in _TOKEN.findall(_CAMEL.sub(" ", text).lower())}
+    return set(words(text))
 
 
 def _said(words: set[str], spoken: set[str]) -> bool:

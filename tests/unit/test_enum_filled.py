@@ -7,10 +7,11 @@ from typing import Literal
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.enum_filled import fillable, filled, spans, words
+from agentcore.enum_filled import fillable, filled, spans
 from agentcore.events import Event, Notice
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
+from agentcore.unstated import words
 
 CUISINES = ["Seafood", "Italian", "Indian", "Chinese"]
 FIND = {
