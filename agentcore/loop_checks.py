@@ -24,7 +24,7 @@ from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.mixed_units import conversion_of, unconverted_term
 from agentcore.notice_texts import clip
 from agentcore.run_reads import good_steps, item_tools, spoken_text, unused_task_numbers, unused_words, user_text
-from agentcore.tool_fit import closer_tool, unrelated
+from agentcore.tool_fit import LEAST_SHARED, closer_tool, unrelated
 from agentcore.unfinished import (
     BARE_NUMBER,
     argument_values,
@@ -147,10 +147,28 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
                values=values, misfits=wrong)  # fmt: skip
     run.final_only = run.final_only or again
     others = [] if again else spelled_tools(run.ctx.task, [s.name for s in run.specs if s.name != call.name])
+    shared: list[str] = []
+    if not again and not others:
+        others, shared = _fitting_instead(run, spec)
     if others:  # told of the tool, the model wrote `list_servers(type=all)` as its answer: the next turn calls one
         run.forced = frozenset(others)
-    run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, values, again, misfits=wrong, others=others))
+    notice = prompting.unsupplied_notice(run.ctx.task, call, values, again, misfits=wrong, others=others, shared=shared)
+    run.messages.append(notice)
     return True
+
+
+def _fitting_instead(run: Run, spec: ToolSpec) -> tuple[list[str], list[str]]:
+    """The offered tool that fits the task better than the held one (`closer_tool`), named with the task's words
+    its docs share, where it shares two or more: "the schedule of Manchester United for the next 6 games in
+    Premier League" called `find_card_in_deck` with a made-up card, held back, and the model called it again rather
+    than `sports_team.get_schedule` (BFCL multiple_176). Once named, `closer_call` does not judge again."""
+    if run.closer_checked:
+        return [], []
+    found = closer_tool(run.plan.current or run.ctx.task, spec, [s for s in run.specs if s.name in run.offered])
+    if found is None or len(found[1]) < LEAST_SHARED:
+        return [], []
+    run.closer_checked = True
+    return [found[0].name], found[1]
 
 
 def unfitting_call(run: Run, call: ToolCall) -> bool:

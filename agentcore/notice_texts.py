@@ -115,6 +115,11 @@ def _unsupplied_text(part: NoticePart) -> str:
     named = (
         f"\nThe task names {' and '.join(part.results)}: call it if it does what the task asks." if part.results else ""
     )
+    if part.results and part.latest:  # the tool whose docs share more of the task's words
+        named = (
+            f"\n{part.results[0]} fits the task better (its name and description share the task's words: "
+            f"{part.latest}): call it if it does what the task asks."
+        )
     if part.message:
         made_up = f" Also, {values} is in neither the task nor any tool result." if values else ""
         return (

@@ -430,11 +430,13 @@ def unsupplied_notice(
     *,
     misfits: Sequence[str] = (),
     others: Sequence[str] = (),
+    shared: Sequence[str] = (),
 ) -> Message:
-    """`others`: offered tools whose name the task spells out, named as the ones to consider."""
+    """`others`: offered tools whose name the task spells out, named as the ones to consider; or, with `shared`,
+    the one tool whose docs share more of the task's words (those words)."""
     what = "again" if again else ""
     part = NoticePart("unsupplied", task, call=call, names=tuple(values), what=what, message="; ".join(misfits))
-    return render(replace(part, results=tuple(others)))
+    return render(replace(part, results=tuple(others), latest=", ".join(shared) or None))
 
 
 _ROLES: dict[str, Role] = {

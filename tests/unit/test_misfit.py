@@ -223,6 +223,47 @@ async def test_a_held_back_call_names_the_tool_the_task_spells_out() -> None:
     assert result.output == "pg1, pg2" and result.steps[1].result == "pg1, pg2"
 
 
+@tool
+def find_card(rank: str, suit: str) -> str:
+    """Locate a particular card in a deck based on rank and suit.
+
+    Args:
+        rank: Rank of the card (e.g. Ace, King).
+        suit: Suit of the card (e.g. Hearts, Spades).
+    """
+    return "found"
+
+
+@tool
+def team_schedule(team_name: str, num_of_games: int) -> str:
+    """Fetches the schedule of a sports team for the specified number of games in its league.
+
+    Args:
+        team_name: The team.
+        num_of_games: How many games.
+    """
+    return f"{team_name}: {num_of_games} games"
+
+
+async def test_a_held_back_call_names_the_tool_whose_docs_share_the_tasks_words() -> None:
+    model = ScriptedModel([call("find_card", rank="Ace", suit="Hearts"), call("team_schedule", team_name="Ajax",
+                          num_of_games=6), "done"])  # fmt: skip
+    result = await Agent(model, tools=[find_card, team_schedule]).run(
+        "Give me the schedule of Ajax for the next 6 games in the league."
+    )
+    notice = model.requests[1].messages[-1].content
+    assert "team_schedule fits the task better" in notice and "games, league, schedule" in notice
+    assert [spec.name for spec in model.requests[1].tools] == ["team_schedule"]  # the next turn must call it
+    assert result.steps[1].result == "Ajax: 6 games"
+
+
+async def test_a_held_back_call_names_no_tool_sharing_one_word() -> None:
+    model = ScriptedModel([call("find_card", rank="Ace", suit="Hearts"), "I cannot tell."])
+    await Agent(model, tools=[find_card, team_schedule]).run("Which games are fun?")
+    notice = model.requests[1].messages[-1].content
+    assert "fits the task better" not in notice and len(model.requests[1].tools) == 2
+
+
 def test_a_web_address_fits_a_file_path() -> None:
     schema = {"properties": {"image_path": {"type": "string", "description": "The file path to the image."}}}
     assert misfits({"image_path": "http://example.com/a.jpg"}, schema) == []

@@ -48,7 +48,9 @@ STATS = {
         ({"player_name": "x", "size": "XL"}, "a large shirt", []),  # a code: not judged
         ({"player_name": "x", "since": "2021-06-15"}, "the project", []),  # digits: invented_optional's
         ({"player_name": "x", "detailed": True}, "the project", []),  # booleans: not judged
-        ({"player_name": "x", "mood": "Tense"}, "something scary", []),  # an enum without a default: not judged
+        # an enum without a documented default: as one with a default among its values (thirty-ninth stop)
+        ({"player_name": "x", "mood": "Tense"}, "something scary", ["mood"]),
+        ({"player_name": "x", "mood": "Tense"}, "a tense thriller", []),
         # an enum with a default among its values: a value no one names goes (the model copies the enum)
         ({"player_name": "x", "genre": "Horror"}, "a movie in Paris", ["genre"]),
         ({"player_name": "x", "genre": "Horror"}, "a horror movie in Paris", []),
