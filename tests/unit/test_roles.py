@@ -42,6 +42,14 @@ TEAMS = {
     "required": ["team_name"],
 }
 
+GAMES = {
+    "properties": {
+        "game": {"type": "string", "description": "The name of the video game."},
+        "username": {"type": "string", "description": "The username of the player."},
+    },
+    "required": ["game", "username"],
+}
+
 
 @pytest.mark.parametrize(
     ("arguments", "schema", "task", "placed"),
@@ -75,6 +83,8 @@ TEAMS = {
         ({"db_name": "hr", "table": "employees"}, DATABASE, "the employees database", None),
         ({"genre": "Action", "cast": "Alex King"}, MOVIES, "an action film that stars Alex King", None),
         ({"directed_by": "Ann Lee", "cast": "Bo Li"}, MOVIES, "Ann Lee and Bo Li", None),  # nothing names either
+        # "user" starts `username` (one word): 'Sam' is named for it, so "player" near 'Zelda' moves nothing
+        ({"game": "Zelda", "username": "Sam"}, GAMES, "Fetch player statistics of 'Zelda' for user 'Sam'.", None),
     ],
 )
 def test_in_named_places(
@@ -99,3 +109,66 @@ async def test_the_swapped_call_runs_with_each_value_in_its_place() -> None:
     task = "Delete the email column from my employees database on personal_data table."
     result = await Agent(model, tools=[modify_columns]).run(task)
     assert result.steps[0].result == "employees.personal_data changed"
+
+
+ROUTE: dict[str, Any] = {
+    "properties": {
+        "start_location": {"type": "string"},
+        "end_location": {"type": "string"},
+        "origin": {"type": "string"},
+        "destination": {"type": "string"},
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "task", "expected"),
+    [
+        (  # "from" and "to" put each end in its place (BFCL multiple_66)
+            {"start_location": "Los Angeles", "end_location": "Las Vegas"},
+            "How much traffic should I expect from Las Vegas to Los Angeles this weekend?",
+            {"start_location": "Las Vegas", "end_location": "Los Angeles"},
+        ),
+        (  # named alike as they stand; a value's first comma part is what the task writes
+            {"origin": "Paris, FR", "destination": "Berlin"},
+            "A flight to Paris from Berlin, please.",
+            {"origin": "Berlin", "destination": "Paris, FR"},
+        ),
+        (  # already in place
+            {"start_location": "Las Vegas", "end_location": "Los Angeles"},
+            "Traffic from Las Vegas to Los Angeles",
+            {"start_location": "Las Vegas", "end_location": "Los Angeles"},
+        ),
+        (  # no "from": nothing to read
+            {"start_location": "Los Angeles", "end_location": "Las Vegas"},
+            "Traffic between Las Vegas and Los Angeles",
+            {"start_location": "Los Angeles", "end_location": "Las Vegas"},
+        ),
+        (  # not a pair named alike: a start and a destination
+            {"start_location": "Los Angeles", "destination": "Las Vegas"},
+            "from Las Vegas to Los Angeles",
+            {"start_location": "Los Angeles", "destination": "Las Vegas"},
+        ),
+    ],
+)
+def test_a_routes_ends_go_where_from_and_to_put_them(
+    arguments: dict[str, Any], task: str, expected: dict[str, Any]
+) -> None:
+    assert in_named_places(arguments, ROUTE, task) == expected
+
+
+@tool
+def traffic_estimate(start_location: str, end_location: str) -> str:
+    """Estimate traffic between two places.
+
+    Args:
+        start_location: Where the trip starts.
+        end_location: Where the trip ends.
+    """
+    return f"{start_location} -> {end_location}: light"
+
+
+async def test_the_route_runs_from_where_the_task_starts_it() -> None:
+    model = ScriptedModel([call("traffic_estimate", start_location="Los Angeles", end_location="Las Vegas"), "Light."])
+    result = await Agent(model, tools=[traffic_estimate]).run("Traffic from Las Vegas to Los Angeles tonight?")
+    assert result.steps[0].result == "Las Vegas -> Los Angeles: light"
