@@ -35,7 +35,14 @@ from agentcore.percents import as_percent_fractions
 from agentcore.policy import Veto
 from agentcore.portions import of_results
 from agentcore.result import RunStatus, Step
-from agentcore.run_reads import REPEATED, good_steps, items_after_failure, pending_again, results_since
+from agentcore.run_reads import (
+    REPEATED,
+    good_steps,
+    items_after_failure,
+    items_after_repeat,
+    pending_again,
+    results_since,
+)
 from agentcore.run_state import Run
 from agentcore.stand_ins import names_for_results
 from agentcore.unfetchable import unfetchable_words
@@ -348,9 +355,11 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
         return ModelTurn()
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
     items, fetchers = items_after_failure(run, call) if run.repeats < 2 else ((), frozenset[str]())
+    if not items and run.repeats < 2:
+        items, fetchers = items_after_repeat(run, call)
     if items:  # an item is still to fetch: that is the next step, not an answer
         run.final_only, run.forced = False, fetchers
-    run.excluded = frozenset({call.name})
+    run.excluded = frozenset({call.name}) - fetchers
     run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
     latest = next((s.result for s in reversed(run.steps) if s.result is not None and not s.tool_error), None)
     step.result, step.tool_error = run.seen_calls[signature], signature in run.failed_calls

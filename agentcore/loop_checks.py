@@ -78,24 +78,40 @@ def doubled_call(run: Run, call: ToolCall) -> bool:
     items = unused_words(run) if index is not None else []
     if index is None or not items:
         return False
-    source = done[index].call
-    assert source is not None
+    source = _fetcher(run, done, index)
     run.doubled_checked, run.forced = True, frozenset({source.name})
     value = (done[index].result or "").strip()
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {value} is used twice, but it is the value of one item only", True
     run.notice("tool call uses one result twice while a listed item is still to get; not run", call=call.signature())
-    fixed = ToolCall(source.name, _with_item(run, source.arguments, items[0]))
+    fixed = ToolCall(source.name, _with_item(run, source, items[0]))
     run.messages.append(prompting.doubled_notice(run.ctx.task, fixed, value, items[0]))
     return True
 
 
-def _with_item(run: Run, arguments: dict[str, Any], item: str) -> dict[str, Any]:
-    """The arguments with the task word they name replaced by `item` (the call written out for the next item)."""
+def _fetcher(run: Run, done: list[Step], index: int) -> ToolCall:
+    """The call to write out for the item still to get: the one that gave the doubled result, or, where that tool
+    fetched none of the task's items, the latest call of a tool that did. `2 * 2` after a word count of "Buenos
+    Aires" asked for `word_count` on the coffee mug (independent14's cg20); the lookup gets it."""
+    source = done[index].call
+    assert source is not None
+    fetchers = item_tools(run)
+    if source.name in fetchers:
+        return source
+    return next((s.call for s in reversed(done) if s.call is not None and s.call.name in fetchers), source)
+
+
+def _with_item(run: Run, call: ToolCall, item: str) -> dict[str, Any]:
+    """The call's arguments with the task word they name replaced by `item` (the call written out for the next
+    item). An enum keeps its value: `table="capitals"` names a table, not an item, though the task says "capital"."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    properties = (spec.parameters.get("properties") or {}) if spec is not None else {}
     words = [w for w in task_words(run.ctx.task, "", {}) if w != item]
     return {
-        key: item if isinstance(value, str) and any(mentions(value, w) for w in words) else value
-        for key, value in arguments.items()
+        key: item
+        if isinstance(value, str) and "enum" not in properties.get(key, {}) and any(mentions(value, w) for w in words)
+        else value
+        for key, value in call.arguments.items()
     }
 
 

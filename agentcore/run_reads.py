@@ -148,6 +148,19 @@ def items_after_failure(run: Run, call: ToolCall) -> tuple[tuple[str, ...], froz
     return (tuple(words), fetchers) if words else ((), frozenset())
 
 
+def items_after_repeat(run: Run, call: ToolCall) -> tuple[tuple[str, ...], frozenset[str]]:
+    """(the items the plan's next step names that no call fetched, the repeated tool) when this repeat is of a
+    successful call of a tool that fetched one of the task's items: told "It needs coffee mug, which no call has
+    fetched yet", the model looked up the capital again, and the repeat notice took the lookup away and asked
+    for another tool (independent14's cg20, "multiply that by the price of a coffee mug"). The lookup was the
+    right tool with the old item; it stays offered, alone, for the item."""
+    step = run.plan.current
+    if step is None or call.signature() in run.failed_calls or call.name not in item_tools(run):
+        return (), frozenset()
+    items = tuple(word for word in unused_words(run) if mentions(step, word))
+    return (items, frozenset({call.name})) if items else ((), frozenset())
+
+
 def spoken_text(run: Run) -> str:
     """What the user and the tools wrote: the messages, less the model's turns, the loop's notices and the
     system prompt's tool docs and rules (the agent's instructions stay)."""
