@@ -39,7 +39,6 @@ from agentcore.run_reads import (
     REPEATED,
     good_steps,
     items_after_failure,
-    items_after_repeat,
     pending_again,
     results_since,
 )
@@ -355,11 +354,9 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
         return ModelTurn()
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
     items, fetchers = items_after_failure(run, call) if run.repeats < 2 else ((), frozenset[str]())
-    if not items and run.repeats < 2:
-        items, fetchers = items_after_repeat(run, call)
     if items:  # an item is still to fetch: that is the next step, not an answer
         run.final_only, run.forced = False, fetchers
-    run.excluded = frozenset({call.name}) - fetchers
+    run.excluded = frozenset({call.name})
     run.notice("repeated identical tool call; that tool is excluded from the next turn", call=signature)
     latest = next((s.result for s in reversed(run.steps) if s.result is not None and not s.tool_error), None)
     step.result, step.tool_error = run.seen_calls[signature], signature in run.failed_calls

@@ -10,9 +10,17 @@ from agentcore.conversions import conversion_instead
 from agentcore.grounding import mentions
 from agentcore.messages import CallPart, ToolCall, ToolSpec
 from agentcore.named import resolved_call
-from agentcore.probe import alternatives, chosen, cut_alternatives, item_alternatives, outcomes, word_alternatives
+from agentcore.probe import (
+    alternatives,
+    chosen,
+    cut_alternatives,
+    item_alternatives,
+    outcomes,
+    word_alternatives,
+    word_key,
+)
 from agentcore.quotes import quoted
-from agentcore.run_reads import good_steps, item_tools, untaken_quotes
+from agentcore.run_reads import good_steps, item_tools, items_after_repeat, untaken_quotes
 from agentcore.run_state import Run
 from agentcore.unfetched import CONTROL, fetchable, placeholder_alternatives
 from agentcore.unfinished import leaves, repeats_result, unsourced
@@ -141,7 +149,8 @@ async def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
     notebooks up again twice (compose13's b07). Probed on a repeat only, not after every lookup. Named in the
     observation instead, the items sent the model to the calculator with their names (compose10's h08). A repeat of a
     conversion after a call was held for a number in another unit (agentcore.mixed_units) runs as the conversion
-    that hold showed, and a repeat on one of the task's quotes runs on the first quote no call took."""
+    that hold showed, and a repeat on one of the task's quotes runs on the first quote no call took. With a plan, a
+    repeat while its next step names an item no call fetched runs for that item (`_step_item`)."""
     due = run.mixed_conversion
     if due is not None and due.name == call.name and due.signature() not in run.seen_calls:
         return due  # told "12 is in lb", the model converted the 40 oz again (independent12's cd20)
@@ -150,12 +159,27 @@ async def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
         return quote
     spec = next((s for s in run.specs if s.name == call.name), None)
     settings = run.deps.settings
-    if spec is None or not spec.read_only or run.plan.active or not settings.check_unfinished:
+    if spec is None or not spec.read_only or not settings.check_unfinished:
         return None
+    if run.plan.active:
+        return _step_item(run, call, spec)
     if call.signature() in run.failed_calls:
         return None
     waiting = [c for c in await other_items(run, call, spec) if c.signature() not in run.seen_calls]
     return waiting[0] if waiting else None
+
+
+def _step_item(run: Run, call: ToolCall, spec: ToolSpec) -> ToolCall | None:
+    """The repeated call with the item the plan's next step still needs (`items_after_repeat`) in its word
+    argument: told "It needs coffee mug", the model looked the capital of Argentina up twice more and answered 2
+    (independent14's cg20). `lookup(table="capitals", key="coffee mug")` then fails, and the failed call's probe
+    finds the table that has it."""
+    items, _ = items_after_repeat(run, call)
+    key = word_key(call, spec, run.ctx.task) if items else None
+    if key is None:
+        return None
+    item = ToolCall(call.name, {**call.arguments, key: items[0]})
+    return item if item.signature() not in run.seen_calls else None
 
 
 def _guessed(run: Run, answer: str) -> bool:

@@ -153,7 +153,7 @@ def items_after_repeat(run: Run, call: ToolCall) -> tuple[tuple[str, ...], froze
     successful call of a tool that fetched one of the task's items: told "It needs coffee mug, which no call has
     fetched yet", the model looked up the capital again, and the repeat notice took the lookup away and asked
     for another tool (independent14's cg20, "multiply that by the price of a coffee mug"). The lookup was the
-    right tool with the old item; it stays offered, alone, for the item."""
+    right tool with the old item: the repeat runs for the item (`loop_probes.pending_instead`)."""
     step = run.plan.current
     if step is None or call.signature() in run.failed_calls or call.name not in item_tools(run):
         return (), frozenset()
