@@ -174,7 +174,7 @@ def _step_item(run: Run, call: ToolCall, spec: ToolSpec) -> ToolCall | None:
     argument: told "It needs coffee mug", the model looked the capital of Argentina up twice more and answered 2
     (independent14's cg20). `lookup(table="capitals", key="coffee mug")` then fails, and the failed call's probe
     finds the table that has it."""
-    items, _ = items_after_repeat(run, call)
+    items = items_after_repeat(run, call)
     key = word_key(call, spec, run.ctx.task) if items else None
     if key is None:
         return None

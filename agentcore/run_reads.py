@@ -148,17 +148,15 @@ def items_after_failure(run: Run, call: ToolCall) -> tuple[tuple[str, ...], froz
     return (tuple(words), fetchers) if words else ((), frozenset())
 
 
-def items_after_repeat(run: Run, call: ToolCall) -> tuple[tuple[str, ...], frozenset[str]]:
-    """(the items the plan's next step names that no call fetched, the repeated tool) when this repeat is of a
-    successful call of a tool that fetched one of the task's items: told "It needs coffee mug, which no call has
-    fetched yet", the model looked up the capital again, and the repeat notice took the lookup away and asked
-    for another tool (independent14's cg20, "multiply that by the price of a coffee mug"). The lookup was the
-    right tool with the old item: the repeat runs for the item (`loop_probes.pending_instead`)."""
+def items_after_repeat(run: Run, call: ToolCall) -> tuple[str, ...]:
+    """The items the plan's next step names that no call fetched, when this repeat is of a successful call of a
+    tool that fetched one of the task's items: told "It needs coffee mug, which no call has fetched yet", the model
+    looked up the capital again (independent14's cg20, "multiply that by the price of a coffee mug"). The lookup
+    was the right tool with the old item: the repeat runs for the item (`loop_probes.pending_instead`)."""
     step = run.plan.current
     if step is None or call.signature() in run.failed_calls or call.name not in item_tools(run):
-        return (), frozenset()
-    items = tuple(word for word in unused_words(run) if mentions(step, word))
-    return (items, frozenset({call.name})) if items else ((), frozenset())
+        return ()
+    return tuple(word for word in unused_words(run) if mentions(step, word))
 
 
 def spoken_text(run: Run) -> str:
