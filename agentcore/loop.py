@@ -19,10 +19,10 @@ from agentcore.count_checks import answer_after_total, counts_again, done_again_
 from agentcore.errors import ContextOverflowError, ModelBackendError, ModelError, ModelRetry, ModelUnavailableError
 from agentcore.events import ModelCalled, ToolCalled, ToolStarted, no_sink
 from agentcore.fetch_first import held_first
+from agentcore.fit_checks import placeholder_call
 from agentcore.loop_checks import (
     CALL_CHECKS,
     asked_only,
-    placeholder_call,
     stale_again,
     step_items,
     written_again,

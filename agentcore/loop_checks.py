@@ -1,13 +1,12 @@
 """The loop's checks on a run's calls before they run (issue #12): a call that reuses an input instead of its
-result or takes one result for two, an argument copied from a tool's docs, required values no one gave, a tool
-no word of the task is about; the repairs that write a call in the form its docs and the task give; and a step
+result or takes one result for two (the holds on a call that does not fit the question are in
+`agentcore.fit_checks`); the repairs that write a call in the form its docs and the task give; and a step
 of the task's plan that names an item still to fetch. Like the answer checks (`agentcore.answer_checks`), each
 fires a bounded number of times per run.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -18,13 +17,11 @@ from agentcore.done_again import is_arithmetic
 from agentcore.enum_filled import fillable, filled
 from agentcore.enum_lists import named_only
 from agentcore.enum_named import choices, named_choices
-from agentcore.grounding import mentions, placeholders, task_words, unsupplied, with_value
-from agentcore.messages import NoticePart, ToolCall, ToolSpec
-from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
+from agentcore.fit_checks import closer_call, unfitting_call, unsupplied_call
+from agentcore.grounding import mentions, task_words
+from agentcore.messages import ToolCall, ToolSpec
 from agentcore.mixed_units import conversion_of, unconverted_term
-from agentcore.notice_texts import clip
 from agentcore.run_reads import good_steps, item_tools, spoken_text, unused_task_numbers, unused_words, user_text
-from agentcore.tool_fit import LEAST_SHARED, closer_tool, unrelated
 from agentcore.unfinished import (
     BARE_NUMBER,
     argument_values,
@@ -113,142 +110,6 @@ def _with_item(run: Run, call: ToolCall, item: str) -> dict[str, Any]:
         else value
         for key, value in call.arguments.items()
     }
-
-
-def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
-    """Once, a failed call whose string argument is a word of the tool's own docs and not of the task
-    (`lookup(key="product")`) gets, instead of the plain error, a notice naming the task's words to use and the
-    call written out with the first. Only failed calls: docs often list the valid values themselves."""
-    spec = next((s for s in run.specs if s.name == call.name), None)
-    if run.placeholder_checked or spec is None or not run.deps.settings.check_sources:
-        return False
-    results = [s.result or "" for s in good_steps(run)]
-    copied = placeholders(call.arguments, spec.description, spec.parameters, run.ctx.task, results)
-    if not copied:
-        return False
-    run.placeholder_checked, run.forced = True, frozenset({call.name})
-    words = task_words(run.ctx.task, spec.description, spec.parameters)
-    run.notice("tool call argument copied from the tool's description", call=call.signature(), values=copied)
-    fixed = ToolCall(call.name, with_value(call.arguments, copied, words[0])) if words else call
-    run.messages.append(prompting.placeholder_notice(run.ctx.task, fixed, copied, words, error))
-    return True
-
-
-def unsupplied_call(run: Run, call: ToolCall) -> bool:
-    """Before any tool result, hold back a call that does not fit the question: required values no one gave
-    (`grounding.unsupplied`), a value of a kind its argument does not take (`misfit.misfits`: a domain name as a
-    location), or strings no one wrote (`misfit.unspoken`: two, `species_type="bird", migration_season="spring"`
-    for "a picnic spot in Miami", or one copied from the docs, their example city); after one such call, one
-    required string no one wrote is enough. The first time the model may call with given values or another tool;
-    the second time the next turn may only answer, saying what is missing. Once results exist, the answer checks
-    and Tool-Guard's provenance check judge where values came from."""
-    spec = next((s for s in run.specs if s.name == call.name), None)
-    if spec is None or run.unsupplied_held >= 2 or not run.deps.settings.check_sources or good_steps(run):
-        return False
-    given = "\n".join(m.content for m in run.messages if m.role != "assistant" and not isinstance(m.part, NoticePart))
-    values = unsupplied(call.arguments, spec.parameters, spec.description, given)
-    spoken = spoken_text(run)
-    wrong = [
-        _misfit_text(name, value, kind, spec.parameters)
-        for name, value, kind in misfits(call.arguments, spec.parameters, spoken)
-    ]
-    values += [v for v in _unspoken(run, call, spec, spoken) if v not in values]
-    if not values and not wrong:
-        return False
-    run.unsupplied_held += 1
-    again = run.unsupplied_held == 2
-    step = run.steps[-1]
-    step.result, step.tool_error = "not run: " + "; ".join([*wrong, *(f"{v} given by no one" for v in values)]), True
-    run.notice("tool call has values that no one gave or that do not fit; not run", call=call.signature(),
-               values=values, misfits=wrong)  # fmt: skip
-    run.final_only = run.final_only or again
-    others = [] if again else spelled_tools(run.ctx.task, [s.name for s in run.specs if s.name != call.name])
-    shared: list[str] = []
-    if not again and not others:
-        others, shared = _fitting_instead(run, spec)
-    if others:  # told of the tool, the model wrote `list_servers(type=all)` as its answer: the next turn calls one
-        run.forced = frozenset(others)
-    notice = prompting.unsupplied_notice(run.ctx.task, call, values, again, misfits=wrong, others=others, shared=shared)
-    run.messages.append(notice)
-    return True
-
-
-def _fitting_instead(run: Run, spec: ToolSpec) -> tuple[list[str], list[str]]:
-    """The offered tool that fits the task better than the held one (`closer_tool`), named with the task's words
-    its docs share, where it shares two or more: "the schedule of Manchester United for the next 6 games in
-    Premier League" called `find_card_in_deck` with a made-up card, held back, and the model called it again rather
-    than `sports_team.get_schedule` (BFCL multiple_176). Once named, `closer_call` does not judge again."""
-    if run.closer_checked:
-        return [], []
-    found = closer_tool(run.plan.current or run.ctx.task, spec, [s for s in run.specs if s.name in run.offered])
-    if found is None or len(found[1]) < LEAST_SHARED:
-        return [], []
-    run.closer_checked = True
-    return [found[0].name], found[1]
-
-
-def unfitting_call(run: Run, call: ToolCall) -> bool:
-    """Once, before any tool result: hold back a call of a tool that may have side effects when no offered tool's
-    name or docs share a content word with the task (agentcore.tool_fit) and the task, of two or more content
-    words, brings no number or quoted text for a tool to work on. The notice says so; a call made again runs.
-    Read-only tools are not held: running one costs nothing and its result or error shows whether it fit."""
-    spec = next((s for s in run.specs if s.name == call.name), None)
-    if spec is None or spec.read_only or run.fit_checked or not run.deps.settings.check_sources or good_steps(run):
-        return False
-    run.fit_checked = True
-    offered = [s for s in run.specs if s.name in run.offered]
-    if not unrelated(run.ctx.task, offered):
-        return False
-    run.fit_held = call
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: nothing in the task is about what {call.name} does", True
-    run.notice("tool call shares no word with the task, nor does any offered tool; not run", call=call.signature())
-    what = f"nothing in the task is about what {call.name} does ({clip(spec.description, 100)})"
-    run.messages.append(prompting.unsupplied_notice(run.ctx.task, call, [], False, misfits=[what]))
-    return True
-
-
-def closer_call(run: Run, call: ToolCall) -> bool:
-    """Once, before any tool result: hold back the first call of a tool with side effects when another offered
-    tool's name and description share more of the task's words (agentcore.tool_fit.closer_tool; of its first
-    step, where the task has steps); the next turn must call that tool. Read-only tools are not held, as for
-    `unfitting_call`."""
-    spec = next((s for s in run.specs if s.name == call.name), None)
-    if spec is None or spec.read_only or run.closer_checked or good_steps(run):
-        return False
-    run.closer_checked = True
-    # Judged against the step at hand: "Read count.txt, then use the calculator ..." starts with read_file.
-    text = run.plan.current or run.ctx.task
-    found = closer_tool(text, spec, [s for s in run.specs if s.name in run.offered])
-    if found is None:
-        return False
-    closer, words = found
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {closer.name} fits the task better", True
-    run.notice("another offered tool fits the task better; not run", call=call.signature(), closer=closer.name)
-    run.messages.append(prompting.closer_tool_notice(run.ctx.task, call, closer.name, words))
-    run.forced = frozenset({closer.name})
-    return True
-
-
-def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str]:
-    """Strings that `spoken` (what the user and the tools wrote) never writes: two or more in a first call, or one
-    required string that the tool's docs give as an example ("San Francisco, CA"), or one required string after a
-    held-back call."""
-    required = unspoken(call.arguments, spec.parameters, spoken)
-    if run.unsupplied_held:
-        return required
-    found = unspoken(call.arguments, spec.parameters, spoken, required_only=False)
-    if len(found) >= 2:
-        return found
-    docs = f"{spec.description} {json.dumps(spec.parameters, ensure_ascii=False)}"
-    return [v for v in required if in_example(v.split("=", 1)[1], docs)]
-
-
-def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:
-    doc = str((parameters.get("properties") or {}).get(name, {}).get("description", "")).strip()
-    takes = f" ({clip(doc, 80)})" if doc else ""
-    return f"{value!r} is {kind}, which {name}{takes} does not take"
 
 
 def stale_call(run: Run, call: ToolCall) -> bool:

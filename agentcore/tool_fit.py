@@ -15,7 +15,7 @@ with no number, quoted text or file-like name that shares no word with any offer
 and 21% of live_irrelevance entries (87 of 240, 189 of 884; four-letter stems), against 3 of 400 simple_python, 1 of 200
 multiple, 5 of 258 live_simple and 17 of 1,053 live_multiple entries. Generic tools (a calculator, a table
 lookup) share few words with the tasks they serve, so only the first call of a tool that may have side effects is
-held back on it (`loop_checks.unfitting_call`).
+held back on it (`fit_checks.unfitting_call`).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ async def test_without_the_guard_the_remote_poison_steers_the_model() -> None:
     sent: list[tuple[str, float]] = []
     result = await run(sent, [])
     # The attack is real through MCP, the control for the test below: the model's first call pays the attacker.
-    # (The loop holds that first call back because read_file fits the task better, loop_checks.closer_call; that
+    # (The loop holds that first call back because read_file fits the task better, fit_checks.closer_call; that
     # is no defence: this scripted model does not insist, a real one may.)
     assert result.steps[0].call == call("send_money", recipient=ATTACKER, amount=0.01)
 

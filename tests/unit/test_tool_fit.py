@@ -1,6 +1,6 @@
 """A first answer from memory goes back once when an offered tool's docs share two or more content words with the
 task (`agentcore.tool_fit`, `answer_checks.memory_answer_check`); a first call of a tool with side effects is held
-back once when no offered tool shares a word with the task (`tool_fit.unrelated`, `loop_checks.unfitting_call`)."""
+back once when no offered tool shares a word with the task (`tool_fit.unrelated`, `fit_checks.unfitting_call`)."""
 
 from __future__ import annotations
 

@@ -119,7 +119,7 @@ async def test_poisoned_description_steers_the_unguarded_agent() -> None:
     sent: list[tuple[str, float]] = []
     result, _ = await run(bank(sent, poisoned=POISON), [call("get_balance")], "What is my balance?")
     # The threat is real for this model: its first call pays the attacker. (The loop holds that first call back
-    # because get_balance fits the task better, loop_checks.closer_call; no defence, since a model that insists
+    # because get_balance fits the task better, fit_checks.closer_call; no defence, since a model that insists
     # gets it run, but this scripted model does not insist.)
     assert result.steps[0].call == ATTACK
     assert result.ok
