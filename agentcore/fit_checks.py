@@ -16,7 +16,7 @@ from agentcore.messages import NoticePart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.notice_texts import clip
 from agentcore.run_reads import good_steps, spoken_text
-from agentcore.tool_fit import LEAST_SHARED, closer_tool, unrelated
+from agentcore.tool_fit import LEAST_SHARED, closer_tool, shared_words, unrelated
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -34,11 +34,31 @@ def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
     if not copied:
         return False
     run.placeholder_checked, run.forced = True, frozenset({call.name})
-    words = task_words(run.ctx.task, spec.description, spec.parameters)
     run.notice("tool call argument copied from the tool's description", call=call.signature(), values=copied)
+    closer = _closer_for_copied(run, spec)
+    if closer is not None:
+        name, shared = closer
+        run.forced = frozenset({name})
+        run.messages.append(prompting.placeholder_notice(run.ctx.task, call, copied, shared, error, closer=name))
+        return True
+    words = task_words(run.ctx.task, spec.description, spec.parameters)
     fixed = ToolCall(call.name, with_value(call.arguments, copied, words[0])) if words else call
     run.messages.append(prompting.placeholder_notice(run.ctx.task, fixed, copied, words, error))
     return True
+
+
+def _closer_for_copied(run: Run, spec: ToolSpec) -> tuple[str, list[str]] | None:
+    """The offered tool that fits the step at hand better (`closer_tool`), with the words it shares, once: a word
+    copied from a tool's docs says the model found nothing of the task to give that tool. "Convert 300 K to
+    Fahrenheit" called `lookup(table="elements", key="symbol")`, and told to use "fahrenheit" instead, looked that
+    up twice and answered 300 (independent14's cg34); `unit_convert` shares "convert"."""
+    if run.closer_checked:
+        return None
+    found = closer_tool(run.plan.current or run.ctx.task, spec, [s for s in run.specs if s.name in run.offered])
+    if found is None:
+        return None
+    run.closer_checked = True
+    return found[0].name, found[1]
 
 
 def unsupplied_call(run: Run, call: ToolCall) -> bool:
@@ -134,6 +154,29 @@ def closer_call(run: Run, call: ToolCall) -> bool:
     step.result, step.tool_error = f"not run: {closer.name} fits the task better", True
     run.notice("another offered tool fits the task better; not run", call=call.signature(), closer=closer.name)
     run.messages.append(prompting.closer_tool_notice(run.ctx.task, call, closer.name, words))
+    run.forced = frozenset({closer.name})
+    return True
+
+
+def step_closer_call(run: Run, call: ToolCall) -> bool:
+    """Once a plan step, after its first call: hold back a call of a tool whose docs share no word with the step
+    when another offered tool's share two or more (`tool_fit.closer_tool`); the next turn must call that one. Told
+    "write them on one line separated by spaces, count the words in that line", the model called the calculator
+    with "C + H + O" twice, and `word_count` shares "count" and "words" (independent14's cg24)."""
+    step, spec = run.plan.current, next((s for s in run.specs if s.name == call.name), None)
+    if step is None or spec is None or run.step_closer_at == run.plan.done or not good_steps(run):
+        return False
+    run.step_closer_at = run.plan.done
+    found = closer_tool(step, spec, [s for s in run.specs if s.name in run.offered])
+    if found is None or len(found[1]) < LEAST_SHARED or shared_words(step, spec):
+        return False
+    closer, words = found
+    run.steps[-1].result, run.steps[-1].tool_error = f"not run: {closer.name} fits the step better", True
+    run.notice("another offered tool fits the plan's step better; not run", call=call.signature(), closer=closer.name)
+    notice = prompting.closer_tool_notice(
+        run.ctx.task, call, closer.name, words, step=step, results=run.plan.open_results
+    )
+    run.messages.append(notice)
     run.forced = frozenset({closer.name})
     return True
 

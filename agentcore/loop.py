@@ -23,6 +23,7 @@ from agentcore.fit_checks import placeholder_call
 from agentcore.loop_checks import (
     CALL_CHECKS,
     asked_only,
+    items_left,
     stale_again,
     step_items,
     written_again,
@@ -159,7 +160,7 @@ async def run_tool(run: Run, call: ToolCall, step: Step, signature: str) -> Next
     if error:
         run.failed_calls.add(signature)
     else:
-        run.plan.advance(result, call.arguments)
+        run.plan.advance(result, call.arguments, items_left=items_left(run, call))
         answer_after_total(run, call)
     run.tool_retries.pop(call.name, None)  # retry limits count consecutive failures
     await run.deps.chain.after_tool(run.ctx, call, result, error)

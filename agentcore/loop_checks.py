@@ -17,7 +17,7 @@ from agentcore.done_again import is_arithmetic
 from agentcore.enum_filled import fillable, filled
 from agentcore.enum_lists import named_only
 from agentcore.enum_named import choices, named_choices
-from agentcore.fit_checks import closer_call, unfitting_call, unsupplied_call
+from agentcore.fit_checks import closer_call, step_closer_call, unfitting_call, unsupplied_call
 from agentcore.grounding import mentions, task_words
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.mixed_units import conversion_of, unconverted_term
@@ -58,10 +58,22 @@ def step_items(run: Run) -> list[str]:
         return []
     items = [word for word in unused_words(run) if mentions(step, word)]
     fetchers = item_tools(run) & run.offered if items else frozenset()
-    run.plan.fetching = bool(fetchers)
+    run.plan.fetching = bool(fetchers) and not run.plan.waiting  # a step of items is its own fetching: not after
     if fetchers:
         run.forced = fetchers
     return items
+
+
+def items_left(run: Run, call: ToolCall) -> bool:
+    """Whether a read-only call gave a word of the plan's current step and the step names more items that no call
+    has used: "look up the symbols for carbon, hydrogen and oxygen" was done, to the plan, by carbon's lookup, and
+    the model, sent on to "write them on one line", multiplied "C * 11" (independent14's cg24)."""
+    step, spec = run.plan.current, next((s for s in run.specs if s.name == call.name), None)
+    if step is None or spec is None or not spec.read_only or not run.deps.settings.check_unfinished:
+        return False
+    if not any(isinstance(value, str) and mentions(step, value) for value in leaves(call.arguments)):
+        return False
+    return any(mentions(step, word) for word in unused_words(run))
 
 
 def doubled_call(run: Run, call: ToolCall) -> bool:
@@ -484,4 +496,5 @@ CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     unsupplied_call,
     unfitting_call,
     closer_call,
+    step_closer_call,
 )

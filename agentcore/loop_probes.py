@@ -22,6 +22,7 @@ from agentcore.probe import (
 from agentcore.quotes import quoted
 from agentcore.run_reads import good_steps, item_tools, items_after_repeat, untaken_quotes
 from agentcore.run_state import Run
+from agentcore.still_to_use import next_dates
 from agentcore.unfetched import CONTROL, fetchable, placeholder_alternatives
 from agentcore.unfinished import leaves, repeats_result, unsourced
 
@@ -149,14 +150,15 @@ async def pending_instead(run: Run, call: ToolCall) -> ToolCall | None:
     notebooks up again twice (compose13's b07). Probed on a repeat only, not after every lookup. Named in the
     observation instead, the items sent the model to the calculator with their names (compose10's h08). A repeat of a
     conversion after a call was held for a number in another unit (agentcore.mixed_units) runs as the conversion
-    that hold showed, and a repeat on one of the task's quotes runs on the first quote no call took. With a plan, a
-    repeat while its next step names an item no call fetched runs for that item (`_step_item`)."""
+    that hold showed, a repeat on one of the task's quotes runs on the first quote no call took, and one on the
+    task's dates on the dates written after them (`_later_dates`). With a plan, a repeat while its next step names an
+    item no call fetched runs for that item (`_step_item`)."""
     due = run.mixed_conversion
     if due is not None and due.name == call.name and due.signature() not in run.seen_calls:
         return due  # told "12 is in lb", the model converted the 40 oz again (independent12's cd20)
-    quote = _other_quote(run, call)
-    if quote is not None:
-        return quote
+    other = _other_quote(run, call) or _later_dates(run, call)
+    if other is not None:
+        return other
     spec = next((s for s in run.specs if s.name == call.name), None)
     settings = run.deps.settings
     if spec is None or not spec.read_only or not settings.check_unfinished:
@@ -201,6 +203,15 @@ async def timed_outcomes(run: Run, candidates: list[ToolCall]) -> list[str | Non
         return await outcomes(run.deps.toolset, run.ctx, candidates)
     finally:
         run.ledger.tool_seconds += time.perf_counter() - started
+
+
+def _later_dates(run: Run, call: ToolCall) -> ToolCall | None:
+    """The repeated read-only call on the dates the task writes after its own (`still_to_use.next_dates`): the
+    days from 2024-01-01 to 2024-03-15 counted three times, and those to 2024-12-25 never (independent14's cg21)."""
+    spec = next((s for s in run.specs if s.name == call.name), None)
+    arguments = next_dates(run.ctx.task, call.arguments) if spec is not None and spec.read_only else None
+    later = ToolCall(call.name, arguments) if arguments is not None else None
+    return later if later is not None and later.signature() not in run.seen_calls else None
 
 
 def _other_quote(run: Run, call: ToolCall) -> ToolCall | None:

@@ -136,6 +136,7 @@ class Progress:
     current: str | None
     results: tuple[str, ...] = ()
     items: tuple[str, ...] = ()  # the task's items the next step names that no call has fetched yet
+    again: bool = False  # the step is the one the last call worked on: it names more items to fetch
 
 
 @dataclass(frozen=True, slots=True)

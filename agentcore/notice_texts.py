@@ -90,6 +90,13 @@ def _repeat_text(part: NoticePart, call: ToolCall) -> str:
 def _closer_tool_text(part: NoticePart) -> str:
     """A first call held back for another offered tool that fits the task better: call that one."""
     chosen = part.call.name if part.call is not None else "that tool"
+    if part.message:  # judged against a plan's step (`message`), whose results to use are `results`
+        results = f" The results to use are {', '.join(part.results)}." if part.results else ""
+        return (
+            f"Not run: {part.names[0]} fits this step better than {chosen} (its name and description share the"
+            f" step's words: {part.what}).\nTask: {part.task}\nStep: {part.message}.{results}\n"
+            f"Call {part.names[0]} for this step."
+        )
     return (
         f"Not run: {part.names[0]} fits the task better than {chosen} (its name and description share more of the "
         f"task's words: {part.what}).\nTask: {part.task}\nCall {part.names[0]} with the task's values."
@@ -345,16 +352,27 @@ def _check_notice_text(part: NoticePart) -> str:
             f"Call {fixed.name} for {numbers} first, for example: {example}"
         )
     if part.notice == "placeholder":
-        fixed = part.call or ToolCall("the tool", {})
-        values = " and ".join(json.dumps(value, ensure_ascii=False) for value in part.names)
-        example = _example(fixed)
-        words = f" ({part.message})" if part.message else ""
-        failed = f"Error from {fixed.name}: {clip(part.result, 200)}\n" if part.result else ""
-        return (
-            f"{failed}{values} is a word from the description of {fixed.name}, not a value from the task.\n"
-            f"Task: {task}\nCall {fixed.name} again with a value the task names{words}, for example: {example}"
-        )
+        return _placeholder_text(part)
     return _stale_text(part)
+
+
+def _placeholder_text(part: NoticePart) -> str:
+    """A failed call with a word copied from its tool's docs: call it again with the task's word, or call the tool
+    that fits the task better (`what`; `message` then names the words they share)."""
+    fixed = part.call or ToolCall("the tool", {})
+    values = " and ".join(json.dumps(value, ensure_ascii=False) for value in part.names)
+    failed = f"Error from {fixed.name}: {clip(part.result, 200)}\n" if part.result else ""
+    copied = f"{failed}{values} is a word from the description of {fixed.name}, not a value from the task."
+    if part.what:
+        return (
+            f"{copied} {part.what} fits the task better (its name and description share the task's words:"
+            f" {part.message}).\nTask: {part.task}\nCall {part.what} with the task's values."
+        )
+    words = f" ({part.message})" if part.message else ""
+    return (
+        f"{copied}\nTask: {part.task}\nCall {fixed.name} again with a value the task names{words}, for example:"
+        f" {_example(fixed)}"
+    )
 
 
 def _stale_text(part: NoticePart) -> str:

@@ -168,7 +168,9 @@ def observation(
     """
     progress = None
     if plan is not None and plan.active:
-        progress = Progress(plan.done, len(plan.steps), plan.current, tuple(plan.open_results), tuple(items))
+        progress = Progress(
+            plan.done, len(plan.steps), plan.current, tuple(plan.open_results), tuple(items), plan.waiting
+        )
     return render(ObservationPart(task, call, result, error, progress))
 
 
@@ -199,6 +201,12 @@ def _progress(done: str, task: str, plan: Progress | None) -> str:
         return head + (
             "If the result answers the task, reply with the final_answer now."
             " Otherwise do the next step with another tool."
+        )
+    if plan.current is not None and plan.items and plan.again:  # "carbon, hydrogen and oxygen": one is fetched
+        items = " and ".join(plan.items)
+        return head + (
+            f"Step {plan.done + 1} of {plan.total} is not done yet: {plan.current}. It also needs {items}, which no"
+            f" call has fetched yet: call a tool for {items} next."
         )
     if plan.current is not None and plan.items:  # "add the price of a usb cable": fetch it before any arithmetic
         items = " and ".join(plan.items)
@@ -249,8 +257,12 @@ def missing_tool_notice(task: str, names: Sequence[str]) -> Message:
     return render(NoticePart("missing_tool", task, names=tuple(names)))
 
 
-def closer_tool_notice(task: str, call: ToolCall, closer: str, words: Sequence[str]) -> Message:
-    return render(NoticePart("closer_tool", task, call=call, names=(closer,), what=", ".join(words)))
+def closer_tool_notice(
+    task: str, call: ToolCall, closer: str, words: Sequence[str], *, step: str = "", results: Sequence[str] = ()
+) -> Message:
+    """`step`: the plan's step the tool fits better, with `results`, those it is to use."""
+    part = NoticePart("closer_tool", task, call=call, names=(closer,), what=", ".join(words), message=step)
+    return render(replace(part, results=tuple(results)))
 
 
 def unfinished_notice(
@@ -294,13 +306,13 @@ def stale_notice(
 
 
 def placeholder_notice(
-    task: str, call: ToolCall, values: Sequence[str], words: Sequence[str], error: str = ""
+    task: str, call: ToolCall, values: Sequence[str], words: Sequence[str], error: str = "", *, closer: str = ""
 ) -> Message:
     """`call` is the held-back call with the first of the task's `words` in place of the copied `values`: a small
-    model given only the words called with the copied one again (and a written-out call fixed the stale check)."""
-    return render(
-        NoticePart("placeholder", task, call=call, names=tuple(values), message=", ".join(words), result=error)
-    )
+    model given only the words called with the copied one again (and a written-out call fixed the stale check).
+    With `closer`, the tool that fits the task better, `words` are the task's words its docs share."""
+    part = NoticePart("placeholder", task, call=call, names=tuple(values), message=", ".join(words), result=error)
+    return render(replace(part, what=closer))
 
 
 def retry_message(task: str, what: str, message: str) -> Message:

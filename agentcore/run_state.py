@@ -90,6 +90,7 @@ class Run:
     row_checked: bool = False
     fit_checked: bool = False  # the first call of a tool with side effects was judged against the task's words
     closer_checked: bool = False  # the first call of a tool with side effects was judged against the other tools
+    step_closer_at: int = -1  # the plan step whose first call was judged against the other tools' docs
     fit_held: ToolCall | None = None  # that call, when it was held back: a numeric answer may then call it
     copied_checked: bool = False  # an answer that was a call's own input went back once for its result
     restated_sent: bool = False  # an answer of the task's own numbers went back; a second one is replaced

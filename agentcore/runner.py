@@ -30,6 +30,7 @@ from agentcore.policy import Chain, Policy
 from agentcore.result import Ledger, RunResult, RunStatus
 from agentcore.run_state import LoopSettings, Run, RunDeps
 from agentcore.steps import StepPlan
+from agentcore.tool_fit import shares_docs
 from agentcore.tool_order import in_flow_order
 from agentcore.tools.toolset import Toolset, toolset_scope
 
@@ -157,7 +158,12 @@ class RunDriver:
         if specs:
             self._spell_out()
         system = prompting.system_message(agent.instructions_text, specs, self.chain.blocks(ctx))
-        plan = StepPlan.of(ctx.task) if agent.follow_steps and specs else StepPlan(())
+        # a step that no tool's docs share a word with is joined to the next one (agentcore.steps)
+        plan = (
+            StepPlan.of(ctx.task, lambda step: shares_docs(step, specs))
+            if agent.follow_steps and specs
+            else StepPlan(())
+        )
         if plan.active:
             ctx.record("steps", steps=list(plan.steps))
         messages = [system, *self.prior, prompting.task_message(ctx.task, plan)]

@@ -14,6 +14,7 @@ plan and the loop behaves as before.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +91,11 @@ STEP_VERBS = frozenset(
         "write",
     ]
 )
+# The verbs of arithmetic: a step that opens with one is a calculator's, with no number ("double it") too.
+ARITHMETIC_VERBS = frozenset({
+    "add", "calculate", "compute", "cube", "decrease", "deduct", "divide", "double", "halve", "increase", "multiply",
+    "quadruple", "reduce", "round", "square", "subtract", "sum", "total", "triple",
+})  # fmt: skip
 _AND_VERB = re.compile(
     r"\s*,\s*(?:and\s+)?(?=(?:%s)\b)|\s+and\s+(?=(?:%s)\b)" % (("|".join(sorted(STEP_VERBS)),) * 2),
     re.IGNORECASE,
@@ -98,8 +104,10 @@ _AND_VERB = re.compile(
 _QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)|\"[^\"]*\"")
 
 
-def split_steps(task: str) -> tuple[str, ...]:
-    """The task's explicit steps, in order; () when it has fewer than two (or an implausible number)."""
+def split_steps(task: str, fits: Callable[[str], bool] | None = None) -> tuple[str, ...]:
+    """The task's explicit steps, in order; () when it has fewer than two (or an implausible number). With
+    `fits` (whether an offered tool's docs share a word with a text), a step no tool does joins the next
+    (`_toolless_joined`)."""
     masked, quotes = _mask_quotes(task.strip())
     parts = [clause.strip() for part in _THEN.split(masked) for clause in _and_clauses(part)]
     parts = _given_joined([_unmask(part, quotes) for part in parts])
@@ -108,7 +116,29 @@ def split_steps(task: str) -> tuple[str, ...]:
     steps = [_SENTENCE_END.split(part)[-1] if index == 0 else part for index, part in enumerate(parts)]
     if _CONDITION.match(steps[0]):
         return ()  # "If it rains, then take an umbrella" is one conditional step, not a chain
-    return tuple(step.rstrip(" .") for step in steps)
+    steps = _toolless_joined(steps, fits) if fits is not None else steps
+    return tuple(step.rstrip(" .") for step in steps) if len(steps) > 1 else ()
+
+
+def _toolless_joined(steps: list[str], fits: Callable[[str], bool]) -> list[str]:
+    """Each step that no tool does joined to the next, which a tool does: "write them on one line separated by
+    spaces, count the words in that line" is one call of `word_count`. As its own step, the model was sent on to
+    "write them on one line" with the symbols C, H and O and multiplied them (independent14's cg24). A step no
+    tool does brings no number or quote, opens with no verb of arithmetic, and shares no word with any offered
+    tool's docs."""
+    joined: list[str] = []
+    for step in steps:
+        if joined and not _done_by_tool(joined[-1], fits) and _done_by_tool(step, fits):
+            joined[-1] = f"{joined[-1].rstrip(' .')}, {step}"
+        else:
+            joined.append(step)
+    return joined
+
+
+def _done_by_tool(step: str, fits: Callable[[str], bool]) -> bool:
+    first = re.match(r"\s*([A-Za-z]+)", step)
+    verb = first.group(1).lower() if first else ""
+    return bool(numbers_in(step)) or bool(_QUOTED.search(step)) or verb in ARITHMETIC_VERBS or fits(step)
 
 
 # "Take 40 °C", "Start with 12 kg": a value given, not a step a tool carries out. It opens the next step.
@@ -175,6 +205,7 @@ class StepPlan:
     results: list[str] = field(default_factory=list)  # the result of each completed step
     calls: list[tuple[Any, str]] = field(default_factory=list)  # (arguments, result) of each call that advanced
     fetching: bool = False  # the current step names an item to fetch first: that call does not complete it
+    waiting: bool = False  # the last call fetched one of the current step's items, and it names more still
 
     @property
     def open_results(self) -> list[str]:
@@ -184,8 +215,8 @@ class StepPlan:
         return list(dict.fromkeys(open_results(self.calls, words=True)))
 
     @classmethod
-    def of(cls, task: str) -> StepPlan:
-        return cls(split_steps(task))
+    def of(cls, task: str, fits: Callable[[str], bool] | None = None) -> StepPlan:
+        return cls(split_steps(task, fits))
 
     @property
     def active(self) -> bool:
@@ -199,13 +230,18 @@ class StepPlan:
     def current(self) -> str | None:
         return self.steps[self.done] if self.remaining else None
 
-    def advance(self, result: str, arguments: Any = None) -> None:
+    def advance(self, result: str, arguments: Any = None, *, items_left: bool = False) -> None:
         """A successful call completes the current step, and with it each next step whose own numbers all went
         into that call and are none of the steps' it already covers: "multiply the count by 3, and subtract 5"
-        done as one `11 * 3 - 5` (the plan then wanted a call for "subtract 5" and got `11 - 5`)."""
+        done as one `11 * 3 - 5` (the plan then wanted a call for "subtract 5" and got `11 - 5`). Not where the
+        call fetched one of the step's items and `items_left`: "look up the symbols for carbon, hydrogen and
+        oxygen" is not done by carbon's."""
         if self.done >= len(self.steps):
             return
         self.calls.append((arguments, result))
+        self.waiting = items_left
+        if items_left:
+            return
         if self.fetching:  # "add the price of a usb cable": the lookup gets the price, the step is the sum
             self.fetching = False
             return

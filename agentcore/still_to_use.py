@@ -31,6 +31,29 @@ def unused_dates(task: str, calls: Sequence[dict[str, Any]]) -> list[str]:
     return [m.group() for m in DATE_IN_DIGITS.finditer(task) if not _day_keys(m.group()) & taken]
 
 
+def next_dates(task: str, arguments: dict[str, Any]) -> dict[str, str] | None:
+    """The arguments of a call whose dates are a run of the task's dates in digits, moved on to the run of as many
+    dates written right after it, in the same order; None where a date of the call is not the task's or too few
+    follow. "How many days from 2024-01-01 to 2024-03-15, how many from 2024-03-15 to 2024-12-25": the first count
+    repeated runs as the second (independent14's cg21)."""
+    written = [m.group() for m in DATE_IN_DIGITS.finditer(task)]
+    dated = [(k, v) for k, v in arguments.items() if isinstance(v, str) and DATE_IN_DIGITS.fullmatch(v.strip())]
+    places: list[int] = []
+    for _, value in dated:
+        place = next(
+            (i for i, date in enumerate(written) if i not in places and _day_keys(date) & _day_keys(value)), None
+        )
+        if place is None:
+            return None
+        places.append(place)
+    start = max(places, default=-1) + 1
+    following = written[start : start + len(dated)]
+    if not dated or len(following) < len(dated):
+        return None
+    order = sorted(range(len(dated)), key=lambda i: places[i])
+    return {**arguments, **{dated[i][0]: following[rank] for rank, i in enumerate(order)}}
+
+
 def _day_keys(date: str) -> set[str]:
     """The days a date in digits may be, as "YYYY-MM-DD": "2023-9-1" and "2023-09-01" alike, and "3/1/2022" or
     "03-01-2022" as March 1 or January 3 (a call may have written it either way)."""

@@ -54,6 +54,12 @@ def tool_docs(spec: ToolSpec) -> str:
     return " ".join([spec.name, spec.description, *params])
 
 
+def shares_docs(text: str, specs: Sequence[ToolSpec]) -> bool:
+    """Whether some tool's name or docs use a content word of `text` (by its first five letters)."""
+    words = stems(text)
+    return any(words & stems(tool_docs(spec)) for spec in specs)
+
+
 def shared_words(task: str, spec: ToolSpec) -> list[str]:
     """The task's content words that the tool's name or docs also use (by their first five letters)."""
     shared = stems(tool_docs(spec))

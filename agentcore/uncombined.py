@@ -8,7 +8,7 @@ import re
 
 from agentcore import prompting
 from agentcore.bare_counts import unpaired
-from agentcore.comparisons import asks_total
+from agentcore.comparisons import asks_difference, asks_ratio, asks_total
 from agentcore.grounding import counted_items, listed_together, mentions
 from agentcore.portions import adds, adds_or_scales
 from agentcore.result import Step
@@ -129,8 +129,9 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
         and first[s.call.signature()] == i
     ]
     together = run.items_probed or listed_together(run.ctx.task, candidates(run), used_text(run))
-    # or the task asks for a total of what the calls counted: two projects' days (independent8's ca20)
-    together = together or asks_total(run.ctx.task)
+    # or the task asks for a total of what the calls counted: two projects' days (independent8's ca20); or their
+    # difference or ratio: "what is the difference between those two counts?" (independent14's cg21)
+    together = together or asks_total(run.ctx.task) or asks_difference(run.ctx.task) or asks_ratio(run.ctx.task)
     # or two different tools fetched them: a day count and a price per day (independent10's cc24 answered the price)
     together = together or len(producers) > 1
     if len(same) < 2 or not together:

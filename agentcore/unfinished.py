@@ -215,9 +215,20 @@ def open_results(steps: Sequence[tuple[Any, str]], *, words: bool = False) -> li
     for index, (given, result) in enumerate(steps):
         later = {v for arguments, _ in steps[index + 1 :] for v in argument_values(arguments)}
         values = values_in(result)
-        if (values or words) and not values & later and not _redone(given, steps[index + 1 :]):
+        # a word a later call wrote is used: "C H O" counted, only the count is left (independent14's cg24)
+        word_used = not values and _taken_as_text(result, steps[index + 1 :])
+        if (values or words) and not values & later and not word_used and not _redone(given, steps[index + 1 :]):
             found.append(result.strip())
     return found
+
+
+def _taken_as_text(result: str, later: Sequence[tuple[Any, str]]) -> bool:
+    """Whether a later step's arguments write the whole of a result with no number, as a word of a text."""
+    text = result.strip()
+    pattern = re.compile(rf"(?<!\w){re.escape(text)}(?!\w)") if text else None
+    return pattern is not None and any(
+        isinstance(v, str) and pattern.search(v) for arguments, _ in later for v in leaves(arguments)
+    )
 
 
 def _redone(given: Any, later: Sequence[tuple[Any, str]]) -> bool:

@@ -36,3 +36,40 @@ async def test_a_result_used_twice_asks_the_item_tool_for_the_item() -> None:
     assert "Call lookup for coffee mug first" in notice and '"table": "capitals", "key": "coffee mug"' in notice
     assert [spec.name for spec in model.requests[3].tools] == ["lookup"]
     assert result.output == "14.5"
+
+
+SYMBOLS = (
+    "Chemistry homework: look up the symbols for carbon, hydrogen and oxygen, write them on one line separated by"
+    " spaces, count the words in that line, and multiply the count by 11."
+)
+
+
+async def test_a_step_of_three_items_is_not_done_by_the_first_lookup() -> None:
+    """independent14's cg24: sent on to "write them on one line" after carbon's C, the model multiplied C by 11."""
+    script = [call("lookup", table="elements", key=k) for k in ("carbon", "hydrogen", "oxygen")]
+    script += [call("word_count", text="C H O"), call("calculator", expression="3 * 11"), "33"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=toolbox.agent_tools(TOOLS), max_steps=8).run(SYMBOLS)
+    after_carbon = str(model.requests[1].messages[-1].content)
+    assert "Step 1 of 3 is not done yet" in after_carbon and "call a tool for hydrogen" in after_carbon
+    assert [spec.name for spec in model.requests[1].tools] == ["lookup"]
+    after_oxygen = str(model.requests[3].messages[-1].content)
+    # writing the symbols on one line is no tool's step: it goes with the word count (agentcore.steps)
+    assert "That was step 1 of 3. Next step: write them on one line separated by spaces, count" in after_oxygen
+    assert result.output == "33"
+
+
+async def test_a_call_whose_tool_shares_no_word_with_the_step_is_held_for_the_tool_that_does() -> None:
+    """independent14's cg24, live: told to count the words of the line, the model called `C + H + O`."""
+    script = [call("lookup", table="elements", key=k) for k in ("carbon", "hydrogen", "oxygen")]
+    script += [call("calculator", expression="C + H + O"), call("word_count", text="C H O")]
+    script += [call("calculator", expression="3 * 11"), "33"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=toolbox.agent_tools(TOOLS), max_steps=8).run(SYMBOLS)
+    notice = str(model.requests[4].messages[-1].content)
+    assert "word_count fits this step better than calculator" in notice and "C, H, O" in notice
+    assert [spec.name for spec in model.requests[4].tools] == ["word_count"]
+    assert result.steps[3].result == "not run: word_count fits the step better"
+    # the symbols went into the counted line: only the count is carried into "multiply the count by 11"
+    assert "The result to use is 3." in str(model.requests[5].messages[-1].content)
+    assert result.output == "33"

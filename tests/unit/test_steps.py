@@ -272,3 +272,31 @@ async def test_a_step_that_names_an_item_not_fetched_asks_for_it_first_and_the_f
     after = model.requests[3].messages[-1].content
     assert "That was step 2 of 3. Next step: add the price of a usb cable." in after
     assert "The results to use are 97.2 and 8.75." in after
+
+
+def test_a_step_no_tool_does_joins_the_next() -> None:
+    """independent14's cg24: "write them on one line separated by spaces" is no tool's step; the word count of
+    that line is."""
+    task = (
+        "Look up the symbols for carbon, hydrogen and oxygen, write them on one line separated by spaces, count"
+        " the words in that line, and multiply the count by 11."
+    )
+    docs = {"symbol", "count", "words", "text", "evaluate", "arithmetic"}
+
+    def fits(step: str) -> bool:
+        return any(word.strip(",.").lower() in docs for word in step.split())
+
+    assert split_steps(task, fits) == (
+        "Look up the symbols for carbon, hydrogen and oxygen",
+        "write them on one line separated by spaces, count the words in that line",
+        "multiply the count by 11",
+    )
+    assert len(split_steps(task)) == 4  # without the tools' docs, every step stands
+    # a step of arithmetic with no number is the calculator's: "double it" stays a step of its own
+    assert split_steps("Look up the symbol of gold, then double it, then count the words", fits) == (
+        "Look up the symbol of gold",
+        "double it",
+        "count the words",
+    )
+    # joined only into a step a tool does
+    assert split_steps("Write a poem, then sing it", fits) == ("Write a poem", "sing it")
