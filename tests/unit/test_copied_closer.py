@@ -22,4 +22,3 @@ async def test_a_copied_word_on_the_wrong_tool_names_the_tool_that_fits() -> Non
     assert [spec.name for spec in model.requests[1].tools] == ["unit_convert"]
     assert result.steps[1].result == "80.33"
     assert result.output == "48.33"
-
