@@ -176,10 +176,6 @@ def _hold(run: Run, call: ToolCall, unknown: set[float], items: tuple[str, ...])
     run.steps[-1].notes.append("taken back: the turn was asked again with only the other tools")
     run.forced = frozenset(spec.name for spec in run.specs if spec.name != call.name)
     run.failed_calls.add(call.signature())  # it never ran: the task's numbers in it are still to use
-    # the items were named as to fetch: after the first, the same tool is asked for the next (`listed_next`);
-    # after the monitor's price, "4 workstations, each with a monitor, a keyboard and a mouse" was answered 215
-    # and ran out of turns (independent14's cg19)
-    run.unfinished_named = True
     what = "made-up numbers" if numbers else "the task's numbers alone"
     run.notice(f"a call computes with {what}; the task's items are to be fetched first",
                call=call.signature(), numbers=numbers, items=list(items))  # fmt: skip

@@ -98,28 +98,21 @@ async def test_fetch_first_is_on_by_default_and_can_be_turned_off() -> None:
     assert "final answer was computed from made-up inputs; another tool is required" in notices(result.trace)
 
 
-async def test_after_a_held_call_the_next_item_is_asked_for_before_any_arithmetic() -> None:
-    """compose17's o07: `4 * 2 + 10` held, the notebooks looked up, then `4 * 2 + 10` again (here `4 + 2 * 10`).
-    The hold named the items, so after the notebooks only the lookup is offered (`loop_probes.listed_next`;
-    independent14's cg19), and the made-up 10 never comes back."""
+async def test_a_held_number_taken_again_while_an_item_waits_is_held_once_more() -> None:
+    """compose17's o07: `4 * 2 + 10` held, the notebooks looked up, then `4 * 2 + 10` again (here `4 + 2 * 10`:
+    `4 * 2` is now caught as two items' counts multiplied, agentcore.bare_counts)."""
     made_up = call("calculator", expression="4 + 2 * 10")
-    script = [made_up, FETCHED[0], FETCHED[1], call("calculator", expression="4 * 3.5 + 2 * 1.2"), "16.4"]
+    script = [made_up, FETCHED[0], made_up, FETCHED[1], call("calculator", expression="4 * 3.5 + 2 * 1.2"), "16.4"]
     model = ScriptedModel(script)
     result = await agent(model).run("How much for 4 notebooks and 2 pens?")
-    assert [t.name for t in model.requests[2].tools] == ["lookup"]
-    assert "10" not in "".join(m.content or "" for m in model.requests[2].messages)
+    again = model.requests[3]
+    assert again.messages == model.requests[2].messages and [t.name for t in again.tools] == ["lookup"]
+    assert "10" not in "".join(m.content or "" for m in again.messages)
     assert result.output == "16.4"
-
-
-async def test_with_a_plan_held_numbers_taken_again_are_held_once_more() -> None:
-    """The limit counts held calls, not held numbers: `100 + 200`, a lookup, then `100 + 200` again. With a plan
-    the lookup is not asked for the next item (`listed_next` reads the task alone), so the second hold catches it."""
-    made_up = call("calculator", expression="100 + 200")
-    model = ScriptedModel([made_up, FETCHED[0], made_up, FETCHED[1], *DONE])
-    result = await agent(model).run(f"{TASK} Look up each price, then add them up.")
-    assert result.steps[2].result == "not run: 100 and 200 would be made up"
-    assert [t.name for t in model.requests[3].tools] == ["lookup"]
-    assert result.output == "12.9"
+    assert (
+        notices(result.trace).count("a call computes with made-up numbers; the task's items are to be fetched first")
+        == 2
+    )
 
 
 async def test_the_tasks_numbers_in_a_held_call_are_still_to_use() -> None:
@@ -144,6 +137,25 @@ async def test_the_whole_of_a_part_the_task_names_is_no_made_up_number() -> None
     model = ScriptedModel([*script, "2.1"])
     result = await agent(model).run("What is a fifth of the price of 3 notebooks?")
     assert result.steps[0].result == "not run: the task's items come first"  # no 5 made up
+
+
+async def test_two_held_numbers_taken_again_are_held_once_more() -> None:
+    """The limit counts held calls, not held numbers: `100 + 200`, a lookup, then `100 + 200` again."""
+    made_up = call("calculator", expression="100 + 200")
+    script = [made_up, FETCHED[0], made_up, FETCHED[1], *DONE]
+    model = ScriptedModel(script)
+    result = await agent(model).run(TASK)
+    assert result.steps[2].result == "not run: 100 and 200 would be made up"
+    assert result.output == "12.9"
+
+
+async def test_a_new_made_up_number_while_an_item_waits_is_held_once_more() -> None:
+    """compose11's j07 on the real model: `3 + 2 * 5` held, the notebooks looked up, then `3.5 + 2 * 100`."""
+    script = [call("calculator", expression="3 + 2 * 5"), FETCHED[0], call("calculator", expression="3.5 + 2 * 100")]
+    model = ScriptedModel([*script, FETCHED[1], *DONE])
+    result = await agent(model).run(TASK)
+    assert result.steps[2].result == "not run: 100 would be made up"
+    assert [t.name for t in model.requests[3].tools] == ["lookup"] and result.output == "12.9"
 
 
 async def test_a_long_task_in_a_users_own_voice_is_probed_for_its_items() -> None:
