@@ -73,4 +73,3 @@ async def test_a_call_whose_tool_shares_no_word_with_the_step_is_held_for_the_to
     # the symbols went into the counted line: only the count is carried into "multiply the count by 11"
     assert "The result to use is 3." in str(model.requests[5].messages[-1].content)
     assert result.output == "33"
-
