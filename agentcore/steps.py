@@ -125,10 +125,11 @@ def _toolless_joined(steps: list[str], fits: Callable[[str], bool]) -> list[str]
     spaces, count the words in that line" is one call of `word_count`. As its own step, the model was sent on to
     "write them on one line" with the symbols C, H and O and multiplied them (independent14's cg24). A step no
     tool does brings no number or quote, opens with no verb of arithmetic, and shares no word with any offered
-    tool's docs."""
+    tool's docs. Never the first step: it works on the task's own items, and "Look up what a monitor costs" shares
+    no word with a lookup of "prices" (independent8's ca01 and fourteen tasks of the fresh sets lost their plan)."""
     joined: list[str] = []
     for step in steps:
-        if joined and not _done_by_tool(joined[-1], fits) and _done_by_tool(step, fits):
+        if len(joined) > 1 and not _done_by_tool(joined[-1], fits) and _done_by_tool(step, fits):
             joined[-1] = f"{joined[-1].rstrip(' .')}, {step}"
         else:
             joined.append(step)

@@ -300,3 +300,8 @@ def test_a_step_no_tool_does_joins_the_next() -> None:
     )
     # joined only into a step a tool does
     assert split_steps("Write a poem, then sing it", fits) == ("Write a poem", "sing it")
+    # never the first step: a lookup whose words are not the tool's ("costs", not "prices") is a step of its own
+    assert split_steps("Look up what a monitor costs and multiply it by four", fits) == (
+        "Look up what a monitor costs",
+        "multiply it by four",
+    )
