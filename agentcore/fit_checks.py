@@ -48,14 +48,21 @@ def placeholder_call(run: Run, call: ToolCall, error: str) -> bool:
 
 
 def _closer_for_copied(run: Run, spec: ToolSpec) -> tuple[str, list[str]] | None:
-    """The offered tool that fits the step at hand better (`closer_tool`), with the words it shares, once: a word
-    copied from a tool's docs says the model found nothing of the task to give that tool. "Convert 300 K to
-    Fahrenheit" called `lookup(table="elements", key="symbol")`, and told to use "fahrenheit" instead, looked that
-    up twice and answered 300 (independent14's cg34); `unit_convert` shares "convert"."""
+    """The offered tool that fits the step at hand better, with the words it shares, once (`_closer_named`, one
+    shared word enough): a word copied from a tool's docs says the model found nothing of the task to give that
+    tool. "Convert 300 K to Fahrenheit" called `lookup(table="elements", key="symbol")`, and told to use
+    "fahrenheit" instead, looked that up twice and answered 300 (independent14's cg34); `unit_convert` shares
+    "convert"."""
+    return _closer_named(run, spec, 1)
+
+
+def _closer_named(run: Run, spec: ToolSpec, least: int) -> tuple[str, list[str]] | None:
+    """The offered tool whose docs share more of the step's (or task's) words than `spec`'s (`closer_tool`), with
+    those words, where it shares `least` or more and no earlier check named one; it is named once."""
     if run.closer_checked:
         return None
     found = closer_tool(run.plan.current or run.ctx.task, spec, [s for s in run.specs if s.name in run.offered])
-    if found is None:
+    if found is None or len(found[1]) < least:
         return None
     run.closer_checked = True
     return found[0].name, found[1]
@@ -105,13 +112,8 @@ def _fitting_instead(run: Run, spec: ToolSpec) -> tuple[list[str], list[str]]:
     its docs share, where it shares two or more: "the schedule of Manchester United for the next 6 games in
     Premier League" called `find_card_in_deck` with a made-up card, held back, and the model called it again rather
     than `sports_team.get_schedule` (BFCL multiple_176). Once named, `closer_call` does not judge again."""
-    if run.closer_checked:
-        return [], []
-    found = closer_tool(run.plan.current or run.ctx.task, spec, [s for s in run.specs if s.name in run.offered])
-    if found is None or len(found[1]) < LEAST_SHARED:
-        return [], []
-    run.closer_checked = True
-    return [found[0].name], found[1]
+    found = _closer_named(run, spec, LEAST_SHARED)
+    return ([found[0]], found[1]) if found is not None else ([], [])
 
 
 def unfitting_call(run: Run, call: ToolCall) -> bool:

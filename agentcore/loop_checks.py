@@ -17,6 +17,7 @@ from agentcore.done_again import is_arithmetic
 from agentcore.enum_filled import fillable, filled
 from agentcore.enum_lists import named_only
 from agentcore.enum_named import choices, named_choices
+from agentcore.expression_edits import without_made_up_factors, without_term
 from agentcore.fit_checks import closer_call, step_closer_call, unfitting_call, unsupplied_call
 from agentcore.grounding import mentions, task_words
 from agentcore.messages import ToolCall, ToolSpec
@@ -37,8 +38,6 @@ from agentcore.unfinished import (
     superseded,
     values_in,
     with_result,
-    without_made_up_factors,
-    without_term,
 )
 from agentcore.unit_names import converter, named_units
 from agentcore.unstated import unstated
@@ -186,7 +185,7 @@ def _converts_a_stated_quantity(run: Run, call: ToolCall) -> bool:
 
 def _own_factors_out(run: Run, arguments: dict[str, Any]) -> dict[str, Any]:
     """A stale call's arguments less the factors that neither the task nor a result gives: the model's own
-    conversion, which the result it skipped has done (unfinished.without_made_up_factors)."""
+    conversion, which the result it skipped has done (expression_edits.without_made_up_factors)."""
     known = _given(run) | _returned(run)
     return {k: without_made_up_factors(v, known) if isinstance(v, str) else v for k, v in arguments.items()}
 

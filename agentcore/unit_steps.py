@@ -15,7 +15,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from agentcore.unfinished import BARE_NUMBER, argument_values, given_numbers, plain, values_in, without_term
+from agentcore.expression_edits import without_term
+from agentcore.unfinished import BARE_NUMBER, argument_values, given_numbers, plain, values_in
 
 Earlier = Sequence[tuple[str, Any, str]]  # (tool name, arguments, result) of the run's good calls, in order
 

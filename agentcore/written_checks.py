@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from agentcore import prompting
+from agentcore.expression_edits import without_made_up_factors
 from agentcore.grounding import with_value
 from agentcore.messages import CallPart, ToolCall
 from agentcore.portions import portion_left, subtracts
@@ -29,7 +30,6 @@ from agentcore.unfinished import (
     repeats_result,
     values_in,
     with_result,
-    without_made_up_factors,
 )
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ from typing import Literal
 import pytest
 
 from agentcore.agent import Agent
+from agentcore.expression_edits import without_term
 from agentcore.loop_checks import _swapped
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
@@ -19,7 +20,6 @@ from agentcore.unfinished import (
     redone,
     restates_task,
     used_up,
-    without_term,
 )
 from bench import toolbox
 

@@ -84,7 +84,7 @@ async def test_a_count_multiplied_into_its_own_product_again_is_held_back() -> N
 @pytest.mark.parametrize("expression", ["\ud800 + 1", "1 +\x00 2", "(" * 400 + "1" + ")" * 400])
 def test_expressions_python_cannot_parse_are_no_sum(expression: str) -> None:
     from agentcore.counted_twice import sum_terms
-    from agentcore.unfinished import without_term
+    from agentcore.expression_edits import without_term
 
     assert sum_terms(expression) == []
     assert without_term(expression, "1") is None

@@ -9,6 +9,7 @@ import arithmetic_tools
 import pytest
 
 from agentcore.agent import Agent
+from agentcore.expression_edits import without_made_up_factors
 from agentcore.still_to_use import premature, unused_dates
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
@@ -27,7 +28,6 @@ from agentcore.unfinished import (
     unused_parts,
     with_result,
     with_tool_value,
-    without_made_up_factors,
     without_working,
 )
 from bench import toolbox
