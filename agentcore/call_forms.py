@@ -19,6 +19,7 @@ from agentcore.messages import ToolCall, ToolSpec
 from agentcore.named_operation import as_distance, as_gap, as_named_operation, as_task_operation
 from agentcore.operand_order import in_task_order
 from agentcore.percents import as_percent_fractions
+from agentcore.place_forms import example_form_places
 from agentcore.places import real_places
 from agentcore.portions import of_results
 from agentcore.powers import without_unasked_powers
@@ -172,6 +173,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = as_gap(as_fit_count(arguments, run.ctx.task, converted), run.ctx.task, results)
     arguments = as_products(in_task_order(arguments, run.ctx.task, results), run.ctx.task, results, earlier)
     arguments = real_places(from_examples(arguments, spec.parameters), spec.parameters)
+    arguments = example_form_places(arguments, spec.parameters)
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)

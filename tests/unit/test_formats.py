@@ -71,6 +71,7 @@ def get_weather(location: str) -> str:
         ("San Francisco", "San Francisco, CA"),  # the docs' example's form
         ("Boston", "Boston"),  # no example for it: as written
         ("Seattle, CA", "Seattle, WA"),  # a state the city is not in: the city's own (agentcore.places)
+        ("Sacramento, California", "Sacramento, CA"),  # the state as the example writes it (agentcore.place_forms)
     ],
 )
 async def test_a_place_runs_in_its_documented_form_with_no_turn_held_back(written: str, ran: str) -> None:
