@@ -114,18 +114,28 @@ def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple
     genre ... rock") was offered. The other tools are read by name and description only, since every tool of one
     API shares parameter docs ("location", "date"); the chosen one by all its docs, so that a word the task
     happens to share with another's description ("preferably", "preferences") does not outweigh the parameters
-    the chosen tool was picked for ("insurance", "counselor"). A tie is broken by the tools' choices (`_by_choices`):
-    "search for some rock music" shares one word with three tools, and only `Music_3_LookupMusic` lists "Rock"."""
+    the chosen tool was picked for ("insurance", "counselor").
+
+    Every tool's choices (its enum values, whole words of letters) count as words it shares (forty-first stop):
+    "a Theater event in Chicago" shares "event" with both `Events_3_FindEvents` and `Events_3_BuyEventTickets`,
+    and only the first lists "Theater". Replayed over BFCL's dev ground truth (each wrong tool as if chosen), the
+    right tool is named for 1,033 wrong calls of live_multiple rather than 905, a wrong one for 37 rather than 64,
+    and a right call is held for 8 rather than 12. A tie left is broken by the tools' choices (`_by_choices`)."""
     task_stems = stems(task)
+    said = {word for word in tokens(task) - FUNCTION_WORDS if word.isalpha() and len(word) >= 3}
 
-    def shared(text: str) -> set[str]:
-        return task_stems & stems(text)
+    def shared(text: str, spec: ToolSpec) -> set[str]:
+        return (task_stems & stems(text)) | {word[:_STEM] for word in said & tokens(choice_words(spec))}
 
-    scores = {spec.name: len(shared(f"{spec.name.split('.')[-1]} {spec.description}")) for spec in specs}
-    scores[chosen.name] = len(shared(tool_docs(chosen)))
+    scores = {spec.name: len(shared(_name_and_description(spec), spec)) for spec in specs}
+    scores[chosen.name] = len(shared(tool_docs(chosen), chosen))
     best = max((score for name, score in scores.items() if name != chosen.name), default=0)
     top = _by_choices(task, [spec for spec in specs if spec.name != chosen.name and scores[spec.name] == best])
     if len(top) != 1 or best <= scores[chosen.name]:
         return None
-    common = shared(f"{top[0].name.split('.')[-1]} {top[0].description}")
+    common = shared(_name_and_description(top[0]), top[0])
     return top[0], sorted({word for word in _words(task) if word[:_STEM] in common})
+
+
+def _name_and_description(spec: ToolSpec) -> str:
+    return f"{spec.name.split('.')[-1]} {spec.description}"

@@ -204,6 +204,19 @@ def test_a_choice_the_task_names_is_a_shared_word() -> None:
     assert shared_words("Some music please", TIED[1]) == []  # whole words: "Musical" is no "music"
 
 
+EVENTS = [
+    _with_choices("Events_3_FindEvents", "Find cultural events in a city.", ["Music", "Theater"]),
+    _with_choices("Events_3_BuyEventTickets", "Buy tickets for a cultural event.", []),
+]
+
+
+def test_a_choice_the_task_names_outweighs_a_word_both_share() -> None:
+    # "event" is both tools'; "Theater" is one of FindEvents' choices, so it shares two words to the chosen one's one
+    found = closer_tool("I'm looking for a Theater event in Chicago", EVENTS[1], EVENTS)
+    assert found is not None and found[0].name == "Events_3_FindEvents" and found[1] == ["event", "theater"]
+    assert closer_tool("Buy me a ticket for the Theater event", EVENTS[1], EVENTS) is None  # "ticket": a tie
+
+
 def test_a_tie_with_no_choice_named_stays_a_tie() -> None:
     assert closer_tool("Can you search for some jazz music", TIED[0], TIED) is None
 
