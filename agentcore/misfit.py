@@ -68,6 +68,13 @@ def shape(value: str) -> str | None:
     return None
 
 
+def _shaped_part(value: str) -> tuple[str, str] | None:
+    """The kind and text of a comma-joined part of `value` that has a machine shape: the grammar writes a place
+    documented as "City, State" in two parts, so a domain asked about comes out as "google.com, CA" (BFCL
+    live_irrelevance dev)."""
+    return next(((kind, part.strip()) for part in value.split(",") if (kind := shape(part))), None)
+
+
 def argument_words(name: str, schema: dict[str, Any]) -> set[str]:
     """The words an argument is known by: its name's parts and its docs' words."""
     docs = f"{name.replace('_', ' ')} {schema.get('description', '')} {schema.get('title', '')}"
@@ -87,7 +94,7 @@ def misfits(arguments: dict[str, Any], parameters: dict[str, Any], given: str = 
         words = argument_words(name, schema)
         kind, source = shape(value), None
         if kind is None:
-            kind, source = _taken_from_shaped(value, given) or (None, None)
+            kind, source = _shaped_part(value) or _taken_from_shaped(value, given) or (None, None)
         if kind is None or words & _FREE_TEXT or words & next(names for k, _, names in _KINDS if k == kind):
             continue
         found.append((name, value, f"made from {kind}, {source}" if source else kind))

@@ -50,6 +50,9 @@ WEATHER: dict[str, Any] = {
         ({"location": "google.com"}, [("location", "google.com", "a domain name")]),
         ({"location": "192.168.1.1"}, [("location", "192.168.1.1", "an IP address")]),
         ({"location": "Boston, MA"}, []),
+        ({"location": "google.com, CA"}, [("location", "google.com, CA", "made from a domain name, google.com")]),
+        ({"location": "10.10.0.0, CA"}, [("location", "10.10.0.0, CA", "made from an IP address, 10.10.0.0")]),
+        ({"location": "St. Louis, MO"}, []),
         ({"host": "192.168.0.10"}, []),  # the docs name IP addresses
         ({"host": "pg.example.org"}, []),  # and host names
         ({"query": "paypal.com"}, []),  # free text takes any value
