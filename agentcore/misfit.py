@@ -103,12 +103,15 @@ def misfits(arguments: dict[str, Any], parameters: dict[str, Any], given: str = 
 
 def _taken_from_shaped(value: str, given: str) -> tuple[str, str] | None:
     """The kind and text of the shaped value in `given` (a domain name, instagram.com) that holds the words of
-    `value` that `given` writes, when `given` writes them nowhere else."""
+    `value` that `given` writes, when `given` writes them nowhere else but in identifiers ("slack_c2")."""
     stripped = (token.strip(".,;:!?'\"()") for token in given.split())
     shaped = [(kind, token) for token in stripped if (kind := shape(token))]
     if not shaped:
         return None
-    plain = " ".join(token for token in given.split() if not any(s in token for _, s in shaped)).lower()
+    # Identifiers do not count as plain text: "reddit_api_key" beside reddit.com does not make "Reddit" a word
+    # the user wrote (BFCL live_irrelevance dev).
+    plain = " ".join(token for token in given.split() if not any(s in token for _, s in shaped) and "_" not in token)
+    plain = plain.lower()
     tokens = [t for t in _TOKEN.findall(value.lower()) if len(t) > 2]
     inside = [t for t in tokens if any(t in s.lower() for _, s in shaped)]
     if not inside or any(_said(t, plain) for t in tokens):

@@ -64,6 +64,14 @@ def test_misfits(arguments: dict[str, Any], found: list[tuple[str, str, str]]) -
     assert misfits(arguments, WEATHER) == found
 
 
+def test_a_word_written_elsewhere_only_inside_identifiers_is_taken_from_the_domain() -> None:
+    given = "Show me comments about slack.com from VirusTotal, from cursor 'slack_c2'."
+    assert misfits({"location": "Slack, CA"}, WEATHER, given) == [
+        ("location", "Slack, CA", "made from a domain name, slack.com")
+    ]
+    assert misfits({"location": "Slack, CA"}, WEATHER, given + " Is Slack down?") == []  # written as a word
+
+
 @pytest.mark.parametrize(
     ("value", "given", "missing"),
     [
