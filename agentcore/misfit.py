@@ -69,10 +69,11 @@ def shape(value: str) -> str | None:
 
 
 def _shaped_part(value: str) -> tuple[str, str] | None:
-    """The kind and text of a comma-joined part of `value` that has a machine shape: the grammar writes a place
-    documented as "City, State" in two parts, so a domain asked about comes out as "google.com, CA" (BFCL
-    live_irrelevance dev)."""
-    return next(((kind, part.strip()) for part in value.split(",") if (kind := shape(part))), None)
+    """The kind and text of a comma-joined part of `value`, or a word of one, that has a machine shape: the grammar
+    writes a place documented as "City, State" in two parts, so a domain asked about comes out as "google.com, CA"
+    or "domain spotify.com, CA" (BFCL live_irrelevance dev)."""
+    parts = [token.strip(".;:!?'\"()") for part in value.split(",") for token in (part, *part.split())]
+    return next(((kind, part.strip()) for part in parts if (kind := shape(part))), None)
 
 
 def argument_words(name: str, schema: dict[str, Any]) -> set[str]:

@@ -53,6 +53,11 @@ WEATHER: dict[str, Any] = {
         ({"location": "google.com, CA"}, [("location", "google.com, CA", "made from a domain name, google.com")]),
         ({"location": "10.10.0.0, CA"}, [("location", "10.10.0.0, CA", "made from an IP address, 10.10.0.0")]),
         ({"location": "St. Louis, MO"}, []),
+        (
+            {"location": "domain spotify.com, CA"},
+            [("location", "domain spotify.com, CA", "made from a domain name, spotify.com")],
+        ),
+        ({"location": "Washington D.C., DC"}, []),
         ({"host": "192.168.0.10"}, []),  # the docs name IP addresses
         ({"host": "pg.example.org"}, []),  # and host names
         ({"query": "paypal.com"}, []),  # free text takes any value
