@@ -31,6 +31,7 @@ from agentcore.run_reads import good_steps, spoken_text
 from agentcore.runaway import cut_short
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
+from agentcore.times import in_documented_time
 from agentcore.tool_fit import tool_docs
 from agentcore.tool_order import computes
 from agentcore.unfinished import BARE_NUMBER, leaves, values_in
@@ -178,6 +179,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
     arguments = in_documented_layout(arguments, spec.parameters, run.ctx.task)
+    arguments = in_documented_time(arguments, spec.parameters, run.ctx.task)
     arguments = in_named_places(arguments, spec.parameters, run.ctx.task)
     arguments = _without_invented(run, spec, arguments)
     if arguments is call.arguments:

@@ -1,0 +1,74 @@
+"""A time written in another layout than its argument's docs name: "10:00 AM" where they say "in the format
+'HH:MM'", "2024-03-19 12:00" where they say "'YYYY-MM-DD HH:mm:ss'", "03:00" for the task's "3:00 p.m.".
+
+The 0.5B model copies a time as the task writes it, or drops its half of the day. Where an argument's docs name
+one time layout (HH:MM, HH:MM:SS, or either with AM/PM) and the value ends in a plain time, the call runs with that
+time in the documented layout, whatever comes before it (a date) kept as written. An hour the value writes without
+AM or PM takes the half of the day the task writes for that same time ("3:00 p.m." makes "03:00" 15:00); a time
+the task does not write is taken as written. Any other value (a range, a duration, a time in words) is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any, NamedTuple
+
+from agentcore.formats import each_free_string
+
+# The documented layout: "HH:MM", "HH:mm:ss", "hh:mm AM/PM".
+_LAYOUT = re.compile(r"\bhh:mm(?P<seconds>:ss)?(?P<half>\s*(?:am|a\.m\.|\[?am/pm\]?|pm))?\b", re.I)
+# A value's time, at its end: "15:00", "2:30 PM", "2024-03-19 12:00", "10 a.m.".
+_TIME = re.compile(
+    r"(?P<head>^|.*?[\sT])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?::(?P<second>\d{2}))?"
+    r"\s*(?P<half>[ap]\.?m\.?)?$",
+    re.I,
+)
+# A time the task writes with its half of the day: "3:00 p.m.", "10am", "2:30 PM".
+_TASK_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
+
+
+class Layout(NamedTuple):
+    seconds: bool  # "HH:mm:ss"
+    twelve_hour: bool  # "HH:MM AM/PM"
+
+
+def documented_time(description: str) -> Layout | None:
+    """The one time layout `description` names, or None when it names none or several."""
+    found = {Layout(bool(m.group("seconds")), bool(m.group("half"))) for m in _LAYOUT.finditer(description)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _task_half(hour: int, minute: int, task: str) -> str | None:
+    """ "a" or "p" where the task writes `hour`:`minute` (12-hour) with one half of the day only, else None."""
+    halves = {
+        half.lower() for h, m, half in _TASK_TIME.findall(task) if int(h) % 12 == hour % 12 and int(m or 0) == minute
+    }
+    return halves.pop() if len(halves) == 1 else None
+
+
+def _in_layout(value: str, schema: dict[str, Any], task: str = "") -> str | None:
+    layout = documented_time(str(schema.get("description", "")))
+    match = _TIME.fullmatch(value.strip()) if layout else None
+    if layout is None or match is None or (match.group("minute") is None and match.group("half") is None):
+        return None  # "15" alone is no time
+    hour, minute = int(match.group("hour")), int(match.group("minute") or 0)
+    half = (match.group("half") or "")[:1].lower() or (_task_half(hour, minute, task) if hour <= 12 else None)
+    if half and not 1 <= hour <= 12 or hour > 23 or minute > 59:
+        return None
+    hour = hour % 12 + 12 if half == "p" else hour % 12 if half == "a" else hour
+    written = _written(hour, minute, int(match.group("second") or 0), layout)
+    fixed = f"{match.group('head')}{written}"
+    return fixed if fixed != value else None
+
+
+def _written(hour: int, minute: int, second: int, layout: Layout) -> str:
+    if layout.twelve_hour:
+        return f"{hour % 12 or 12:02d}:{minute:02d} {'PM' if hour >= 12 else 'AM'}"
+    return f"{hour:02d}:{minute:02d}" + (f":{second:02d}" if layout.seconds else "")
+
+
+def in_documented_time(arguments: dict[str, Any], parameters: dict[str, Any], task: str = "") -> dict[str, Any]:
+    """`arguments` with each top-level string that ends in a time written in the time layout its docs name (the
+    half of the day taken from `task` where the value has none). The same dict when nothing changes."""
+    return each_free_string(arguments, parameters, partial(_in_layout, task=task))

@@ -1,0 +1,66 @@
+"""A time goes in the layout its argument's docs name, its half of the day taken from the task where the value
+has none (`agentcore.times`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.testing import ScriptedModel, call
+from agentcore.times import Layout, documented_time, in_documented_time
+from agentcore.tools.function import tool
+
+HM = "The pick-up time in the format 'HH:MM'."
+STAMP = "The start of the period, in the format 'YYYY-MM-DD HH:mm:ss'."
+TWELVE = "The time in the format 'HH:MM AM/PM'."
+
+
+@pytest.mark.parametrize(
+    ("docs", "layout"),
+    [
+        (HM, Layout(seconds=False, twelve_hour=False)),
+        (STAMP, Layout(seconds=True, twelve_hour=False)),
+        (TWELVE, Layout(seconds=False, twelve_hour=True)),
+        ("The time of day.", None),
+        ("Either 'HH:MM' or 'HH:MM:SS'.", None),  # two layouts: not judged
+    ],
+)
+def test_documented_time(docs: str, layout: Layout | None) -> None:
+    assert documented_time(docs) == layout
+
+
+@pytest.mark.parametrize(
+    ("value", "docs", "task", "fixed"),
+    [
+        ("10:00 AM", HM, "", "10:00"),
+        ("7 pm", HM, "", "19:00"),
+        ("15:00", HM, "", "15:00"),  # already in the layout
+        ("2024-03-19 12:00", STAMP, "at 12:00", "2024-03-19 12:00:00"),  # the date kept, seconds added
+        ("2024-03-25 02:30 PM", STAMP, "", "2024-03-25 14:30:00"),
+        ("2024-03-04 03:00", STAMP, "from 3:00 p.m. onwards", "2024-03-04 15:00:00"),  # the task's half of the day
+        ("03:00", HM, "at 3 am or 3 pm", "03:00"),  # both halves written: as written
+        ("10:00", TWELVE, "at 10 am", "10:00 AM"),
+        ("2024-03-22", STAMP, "", "2024-03-22"),  # a date alone: no time to write
+        ("12", HM, "", "12"),  # a bare number is no time
+        ("25:00", HM, "", "25:00"),
+    ],
+)
+def test_in_documented_time(value: str, docs: str, task: str, fixed: str) -> None:
+    parameters = {"properties": {"time": {"type": "string", "description": docs}}}
+    assert in_documented_time({"time": value}, parameters, task) == {"time": fixed}
+
+
+@tool
+def book_cleaner(start: str) -> str:
+    """Book a cleaner.
+
+    Args:
+        start: When to start, in the format 'YYYY-MM-DD HH:mm:ss'.
+    """
+    return f"booked for {start}"
+
+
+async def test_a_time_runs_in_its_documented_layout() -> None:
+    model = ScriptedModel([call("book_cleaner", start="2024-03-04 03:00"), "Booked."])
+    result = await Agent(model, tools=[book_cleaner]).run("Book a cleaner for March 4, 2024, from 3:00 p.m.")
+    assert [step.result for step in result.steps if step.call] == ["booked for 2024-03-04 15:00:00"]
