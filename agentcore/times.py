@@ -54,7 +54,7 @@ def _in_layout(value: str, schema: dict[str, Any], task: str = "") -> str | None
         return None  # "15" alone is no time
     hour, minute = int(match.group("hour")), int(match.group("minute") or 0)
     half = (match.group("half") or "")[:1].lower() or (_task_half(hour, minute, task) if hour <= 12 else None)
-    if half and not 1 <= hour <= 12 or hour > 23 or minute > 59:
+    if (half and not 1 <= hour <= 12) or hour > 23 or minute > 59:
         return None
     hour = hour % 12 + 12 if half == "p" else hour % 12 if half == "a" else hour
     written = _written(hour, minute, int(match.group("second") or 0), layout)
