@@ -12,6 +12,7 @@ from agentcore.bare_counts import item_values, with_each_count, with_item_values
 from agentcore.comparisons import as_difference
 from agentcore.copy_slips import with_task_zeros
 from agentcore.dates import in_documented_layout
+from agentcore.doc_codes import with_named_codes
 from agentcore.fit_counts import as_fit_count, asks_how_many
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
@@ -182,6 +183,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = in_documented_time(arguments, spec.parameters, run.ctx.task)
     arguments = in_named_places(arguments, spec.parameters, run.ctx.task)
     arguments = _without_invented(run, spec, arguments)
+    arguments = with_named_codes(arguments, spec.parameters, spoken_text(run))
     if arguments is call.arguments:
         return call
     fixed = ToolCall(name=call.name, arguments=arguments)

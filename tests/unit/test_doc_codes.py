@@ -1,0 +1,73 @@
+"""A number whose docs say what each value stands for takes the value of the one name the conversation writes
+(`agentcore.doc_codes`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.doc_codes import documented_codes, named_code, with_named_codes
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+PROVINCE = {"type": "integer", "description": "ID of the province. Example: 1 for Bangkok, 2 for Chiang Mai."}
+SERVICE = {
+    "type": "integer",
+    "description": "For example, 1 for cleaning service, 2 for ironing service, 3 for big cleaning service.",
+}
+
+
+@pytest.mark.parametrize(
+    ("schema", "codes"),
+    [
+        (PROVINCE, {"bangkok": 1, "chiang mai": 2}),
+        ({"type": "integer", "description": "Common values are 5 for 'Critical', and 10 for 'High'."},
+         {"critical": 5, "high": 10}),
+        ({"type": "integer", "description": "1 represents cleaning service, 2 for ironing."},
+         {"cleaning service": 1, "ironing": 2}),
+        ({"type": "integer", "description": "The count, for example 3 for three items."}, {}),  # one pair only
+        ({"type": "string", "description": "1 for Bangkok, 2 for Chiang Mai."}, {}),  # not a number
+    ],
+)  # fmt: skip
+def test_documented_codes(schema: dict[str, Any], codes: dict[str, int]) -> None:
+    assert documented_codes(schema) == codes
+
+
+@pytest.mark.parametrize(
+    ("schema", "given", "code"),
+    [
+        (PROVINCE, "A cleaner in Chiang Mai, Hang Dong District", 2),
+        (PROVINCE, "A cleaner in Phuket", None),  # no documented name
+        (PROVINCE, "From Bangkok to Chiang Mai", None),  # two: not judged
+        (SERVICE, "someone who provides ironing services", 2),  # a plural allowed
+        (SERVICE, "a big cleaning service please", 3),  # the longer name, not "cleaning service" inside it
+    ],
+)
+def test_named_code(schema: dict[str, Any], given: str, code: int | None) -> None:
+    assert named_code(schema, given) == code
+
+
+def test_the_named_number_is_written_in_or_replaces_the_models() -> None:
+    parameters = {"properties": {"province_id": PROVINCE | {"enum": [1, 2, 3]}, "name": {"type": "string"}}}
+    assert with_named_codes({"province_id": 1}, parameters, "in Chiang Mai") == {"province_id": 2}
+    assert with_named_codes({}, parameters, "in Chiang Mai") == {"province_id": 2}
+    unchanged = {"province_id": 3}
+    assert with_named_codes(unchanged, parameters, "in Phuket") is unchanged
+
+
+@tool
+def find_cleaner(province_id: int) -> str:
+    """Find a cleaner.
+
+    Args:
+        province_id: ID of the province. Example: 1 for Bangkok, 2 for Chiang Mai.
+    """
+    return f"3 cleaners in province {province_id}"
+
+
+async def test_a_documented_code_runs_for_the_name_the_task_writes() -> None:
+    model = ScriptedModel([call("find_cleaner", province_id=1), "Three."])
+    result = await Agent(model, tools=[find_cleaner]).run("Find a cleaner in Chiang Mai.")
+    assert [step.result for step in result.steps if step.call] == ["3 cleaners in province 2"]
