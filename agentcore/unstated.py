@@ -32,6 +32,11 @@ game with rating above 4.5" (BFCL multiple_182). On the dev ground truth that lo
 dropped values are ones the ground truth also accepts left out); on 228 saved dev answers it changed two calls,
 one gained, none lost.
 
+An integer enum whose default is null (`service_id: 1 | 2 | 3 | 13 | ...`) is judged as a number (forty-first
+stop): `service_id=13` for "a housekeeper available on March 19" goes, and a number its docs pair with a name the
+conversation writes ("2 for Chiang Mai", `agentcore.doc_codes`) counts as asked. On the dev ground truth this loses
+one needed value, `province_id=2` for "Nonthaburi", which the docs do not pair with any number.
+
 Strings with digits are `grounding.invented_optional`'s (a date is written in many forms), and a value equal to
 the documented default is kept (it changes nothing).
 """
@@ -41,6 +46,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentcore.doc_codes import named_code
 from agentcore.function_words import FUNCTION_WORDS
 from agentcore.grounding import stated_numbers
 
@@ -78,6 +84,16 @@ def _sentinel_default(schema: dict[str, Any]) -> bool:
     guess, judged as a free string is."""
     default = schema.get("default")
     return isinstance(default, str) and default not in schema["enum"]
+
+
+def _unset_number_choice(schema: dict[str, Any]) -> bool:
+    """An integer enum whose documented default is null (`service_id: 1 | 2 | 3 | 13 ...`, default None): without
+    it the tool filters on nothing, and the model picks one the user never named (forty-first stop)."""
+    return (
+        "default" in schema
+        and schema["default"] is None
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in schema["enum"])
+    )
 
 
 def _defaulted_choice(schema: dict[str, Any]) -> bool:
@@ -121,14 +137,15 @@ def unstated(arguments: dict[str, Any], parameters: dict[str, Any], given: str) 
         schema = properties.get(name)
         if name in required or not isinstance(schema, dict) or value == schema.get("default"):
             continue
-        if "enum" in schema and not (_sentinel_default(schema) or _defaulted_choice(schema)):
+        unset_number = "enum" in schema and _unset_number_choice(schema)
+        if "enum" in schema and not (_sentinel_default(schema) or _defaulted_choice(schema) or unset_number):
             continue
         if "enum" in schema and isinstance(value, str) and not _sentinel_default(schema):
             numbers = stated_numbers(given) if numbers is None else numbers
             asked = _asked_choice(value, given, spoken, numbers)
         elif isinstance(value, int | float) and not isinstance(value, bool):
             numbers = stated_numbers(given) if numbers is None else numbers
-            asked = round(abs(value), 12) in numbers
+            asked = round(abs(value), 12) in numbers or (unset_number and value == named_code(schema, given))
         elif isinstance(value, str):
             asked = _asked_text(value, given, spoken)
         else:

@@ -27,6 +27,13 @@ STATS = {
         "year": {"type": "string", "enum": ["2010", "2014", "dontcare"], "default": "dontcare"},
         "kids": {"type": "string", "enum": ["True", "False", "dontcare"], "default": "dontcare"},
         "show": {"type": "string", "enum": ["regular", "3d", "imax", "dontcare"], "default": "dontcare"},
+        "province_id": {
+            "type": "integer",
+            "description": "Example: 1 for Bangkok, 2 for Chiang Mai.",
+            "enum": [1, 2, 3],
+            "default": None,
+        },
+        "level": {"type": "integer", "enum": [1, 2, 3]},
     },
     "required": ["player_name"],
 }
@@ -64,6 +71,11 @@ STATS = {
         # ... but for an enum whose default is none of its values, as a free string (BFCL's cmd_controller)
         ({"player_name": "x", "unit": "seconds"}, "list the files on the desktop", ["unit"]),
         ({"player_name": "x", "unit": "seconds"}, "time it in seconds", []),
+        # an integer enum whose default is null: a number no one states or names goes (forty-first stop)
+        ({"player_name": "x", "province_id": 3}, "a housekeeper for March 19", ["province_id"]),
+        ({"player_name": "x", "province_id": 3}, "a housekeeper in province 3", []),
+        ({"player_name": "x", "province_id": 2}, "a housekeeper in Chiang Mai", []),  # its docs' name for 2
+        ({"player_name": "x", "level": 3}, "a housekeeper", []),  # no null default: not judged
     ],
 )
 def test_unstated(arguments: dict[str, object], task: str, left_out: list[str]) -> None:
