@@ -119,8 +119,9 @@ def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple
     Every tool's choices (its enum values, whole words of letters) count as words it shares (forty-first stop):
     "a Theater event in Chicago" shares "event" with both `Events_3_FindEvents` and `Events_3_BuyEventTickets`,
     and only the first lists "Theater". Replayed over BFCL's dev ground truth (each wrong tool as if chosen), the
-    right tool is named for 1,033 wrong calls of live_multiple rather than 905, a wrong one for 37 rather than 64,
-    and a right call is held for 8 rather than 12. A tie left is broken by the tools' choices (`_by_choices`)."""
+    right tool is named for 1,034 wrong calls of live_multiple rather than 905, a wrong one for 37 rather than 64,
+    and a right call is held for 8 rather than 12 (`python -m bench.bfcl_closer --split dev`). A tie left is broken
+    by the tools' choices (`_by_choices`)."""
     task_stems = stems(task)
     said = {word for word in tokens(task) - FUNCTION_WORDS if word.isalpha() and len(word) >= 3}
 
