@@ -12,7 +12,7 @@ from agentcore.bare_counts import item_values, with_each_count, with_item_values
 from agentcore.comparisons import as_difference
 from agentcore.copy_slips import with_task_zeros
 from agentcore.dates import in_documented_layout
-from agentcore.doc_codes import with_named_codes
+from agentcore.doc_codes import coded_arguments, with_named_codes
 from agentcore.fit_counts import as_fit_count, asks_how_many
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
@@ -49,6 +49,13 @@ def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> di
     """`arguments` less the optional ones whose numbers no one gave (`grounding.invented_optional`)."""
     invented = invented_optional(arguments, spec.parameters, spec.description, spoken_text(run))
     return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
+
+
+def _with_named_codes(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` with each number documented as "N for NAME" set to the one the conversation names
+    (agentcore.doc_codes); the conversation is read only for a tool that has such an argument."""
+    coded = coded_arguments(spec.parameters)
+    return with_named_codes(arguments, coded, spoken_text(run)) if coded else arguments
 
 
 def _unit_words_out(spec: ToolSpec, arguments: dict[str, Any], results: list[str]) -> dict[str, Any]:
@@ -183,7 +190,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = in_documented_time(arguments, spec.parameters, run.ctx.task)
     arguments = in_named_places(arguments, spec.parameters, run.ctx.task)
     arguments = _without_invented(run, spec, arguments)
-    arguments = with_named_codes(arguments, spec.parameters, spoken_text(run))
+    arguments = _with_named_codes(run, spec, arguments)
     if arguments is call.arguments:
         return call
     fixed = ToolCall(name=call.name, arguments=arguments)

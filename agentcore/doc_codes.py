@@ -39,17 +39,26 @@ def _written(name: str, text: str) -> bool:
 
 def named_code(schema: dict[str, Any], given: str) -> int | None:
     """The number of the one documented name `given` writes, or None where it writes none or several."""
-    named = [name for name in documented_codes(schema) if _written(name, given)]
+    codes = documented_codes(schema)
+    named = [name for name in codes if _written(name, given)]
     longest = [name for name in named if not any(name != other and name in other for other in named)]
-    return documented_codes(schema)[longest[0]] if len(longest) == 1 else None
+    return codes[longest[0]] if len(longest) == 1 else None
 
 
-def with_named_codes(arguments: dict[str, Any], parameters: dict[str, Any], given: str) -> dict[str, Any]:
-    """`arguments` with each integer argument whose docs pair numbers with names set to the number of the one name
+def coded_arguments(parameters: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The integer arguments whose docs pair numbers with names, by name, with their schemas."""
+    properties = parameters.get("properties") or {}
+    return {
+        name: schema for name, schema in properties.items() if isinstance(schema, dict) and documented_codes(schema)
+    }
+
+
+def with_named_codes(arguments: dict[str, Any], coded: dict[str, dict[str, Any]], given: str) -> dict[str, Any]:
+    """`arguments` with each of the `coded` arguments (`coded_arguments`) set to the number of the one name
     `given` writes (added where the model left it out). The same dict when nothing changes."""
     fixed = dict(arguments)
-    for name, schema in (parameters.get("properties") or {}).items():
-        code = named_code(schema, given) if isinstance(schema, dict) else None
+    for name, schema in coded.items():
+        code = named_code(schema, given)
         if code is not None and code in schema.get("enum", [code]):
             fixed[name] = code
     return fixed if fixed != arguments else arguments

@@ -27,6 +27,8 @@ _COMMON_CODES = {"GB": "UK"}
 class _Codes(NamedTuple):
     states: dict[str, str]  # casefolded US state name -> code
     countries: dict[str, str]  # casefolded country name -> code ("kenya" -> "KE")
+    state_codes: frozenset[str]
+    country_codes: frozenset[str]
 
 
 @cache
@@ -38,18 +40,18 @@ def _codes() -> _Codes:
     countries = {str(c["name"]).casefold(): _COMMON_CODES.get(code, code) for code, c in data.get_countries().items()}
     countries.pop("united states", None)  # the US is a place's state's country, judged by agentcore.places
     # A country whose code is also a state's ("Toronto, CA" would read as California) keeps its name.
-    shared = set(states.values())
-    return _Codes(states, {name: code for name, code in countries.items() if code not in shared})
+    shared = frozenset(states.values())
+    countries = {name: code for name, code in countries.items() if code not in shared}
+    return _Codes(states, countries, shared, frozenset(countries.values()))
 
 
 def coded_kinds(docs: str) -> frozenset[str]:
     """Which kinds of second part ("state", "country") the examples in `docs` write as a code."""
     codes, kinds = _codes(), set[str]()
-    state_codes, country_codes = set(codes.states.values()), set(codes.countries.values())
     for second in _EXAMPLE.findall(docs):
-        if second in state_codes:
+        if second in codes.state_codes:
             kinds.add("state")
-        elif second in country_codes:
+        elif second in codes.country_codes:
             kinds.add("country")
     return frozenset(kinds)
 

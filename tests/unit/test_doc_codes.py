@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.doc_codes import documented_codes, named_code, with_named_codes
+from agentcore.doc_codes import coded_arguments, documented_codes, named_code, with_named_codes
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -51,10 +51,12 @@ def test_named_code(schema: dict[str, Any], given: str, code: int | None) -> Non
 
 def test_the_named_number_is_written_in_or_replaces_the_models() -> None:
     parameters = {"properties": {"province_id": PROVINCE | {"enum": [1, 2, 3]}, "name": {"type": "string"}}}
-    assert with_named_codes({"province_id": 1}, parameters, "in Chiang Mai") == {"province_id": 2}
-    assert with_named_codes({}, parameters, "in Chiang Mai") == {"province_id": 2}
+    coded = coded_arguments(parameters)
+    assert list(coded) == ["province_id"]
+    assert with_named_codes({"province_id": 1}, coded, "in Chiang Mai") == {"province_id": 2}
+    assert with_named_codes({}, coded, "in Chiang Mai") == {"province_id": 2}
     unchanged = {"province_id": 3}
-    assert with_named_codes(unchanged, parameters, "in Phuket") is unchanged
+    assert with_named_codes(unchanged, coded, "in Phuket") is unchanged
 
 
 @tool

