@@ -55,6 +55,21 @@ def test_from_examples() -> None:
     assert from_examples({"city": "Chicago, IL"}, params) == {"city": "Chicago, IL"}
 
 
+@pytest.mark.parametrize(
+    ("description", "written", "ran"),
+    [
+        ("The city where the car is picked up, such as 'Los Angeles, CA'.", "Los Angeles", "Los Angeles, CA"),
+        ("The city, for example, New York City, NY", "New York City", "New York City, NY"),
+        ("The city where the car is picked up, such as 'Los Angeles, CA'.", "Portland", "Portland"),  # not its city
+        ("The gaming platform e.g. Xbox, PC", "Xbox", "Xbox"),  # two parts, but no place
+        ("The city, Los Angeles, CA for one", "Los Angeles", "Los Angeles"),  # not given as an example
+    ],
+)
+def test_a_place_shown_as_an_example_completes_its_own_city(description: str, written: str, ran: str) -> None:
+    params = {"properties": {"city": {"type": "string", "description": description}}}
+    assert from_examples({"city": written}, params) == {"city": ran}
+
+
 @tool
 def get_weather(location: str) -> str:
     """The current weather.
