@@ -64,7 +64,8 @@ def from_examples(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict
 
 def one_part_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[tuple[str, str]]:
     """The top-level string arguments documented as a city and its state (or country, ...), or shown with such a
-    place as their example, whose value has one part only: (argument, value). Enum-bound arguments are the grammar's to judge."""
+    place as their example, whose value has one part only: (argument, value). Enum-bound arguments are the
+    grammar's to judge."""
     properties = parameters.get("properties") or {}
     found = []
     for name, value in arguments.items():
