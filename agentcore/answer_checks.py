@@ -324,8 +324,15 @@ def counts_check(run: Run, answer: str) -> bool:
     makers = {s.call.name for s in done if s.call is not None}
     tools = [spec.name for spec in run.specs if spec.name not in makers]
     run.made_up_at.append(len(done))
-    # its result stands for nothing, as a made-up call's does: no later check offers it to combine
-    run.made_up_calls |= {s.call.signature() for s in done if s.call is not None and (s.result or "").strip() == result}
+    # a formula's result stands for nothing, as a made-up call's does: no later check offers it to combine. A
+    # fetcher's result on the task's values is a real step: the day count of "every day from 2024-03-01 to
+    # 2024-05-15" waits for the mug's price (independent10's cc24 answered the price, the days' 75 set aside)
+    formulas = {spec.name for spec in run.specs if computes(spec)}
+    run.made_up_calls |= {
+        s.call.signature()
+        for s in done
+        if s.call is not None and s.call.name in formulas and (s.result or "").strip() == result
+    }
     run.forced = frozenset(tools)
     run.notice("final answer was computed from the task's numbers alone; its items are to be fetched first",
                items=list(run.unfetched))  # fmt: skip

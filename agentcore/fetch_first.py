@@ -14,7 +14,11 @@ minutes in 3.5 hours) runs, since no tool fetches anything the task names. Probe
 a number from nowhere, while one of those items is still unfetched, is held once more: "How much for 4 notebooks
 and 2 pens?" held `"4 * 2 + 10"`, looked up the notebooks, then wrote `"4 * 2 + 10"` again (compose17's o07), and
 "3 notebooks and 2 pens" held `3 + 2 * 5`, looked up the notebooks, then wrote `3.5 + 2 * 100` (compose11's j07,
-in the real-model tests: the new number had run).
+in the real-model tests: the new number had run). So is a calculation on known numbers alone while one of them
+waits: "the total for 3 usb cables plus one coffee mug, including 5% sales tax" held its first call, looked up the
+mug, then wrote `3 * 7.25 + 1 + 0.05 * 7.25` and answered it, the cables never looked up (independent10's cc23);
+"a laptop plus a mouse, with 8% sales tax added on the sum" taxed each price alone (independent8's ca19). Not
+under the task's explicit steps, where a step may compute before the next step's item.
 
 A first calculation on the task's own numbers alone is held the same way when the task names items: "I want 4
 desk lamps. Add 20% tax on top and take off a $10 coupon" opened with `4 * (1 + 0.20) - 10` and never looked
@@ -50,8 +54,8 @@ MAX_HOLDS = 2  # the first call, and one later call on a number from nowhere
 async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     """Hold back `call` when it is the run's first and computes with numbers from nowhere that items the task
     names, fetched by another offered tool, should supply, or with the task's numbers alone before those items;
-    or, after such a hold, when it computes with a number from nowhere again while one of those items is still
-    unfetched."""
+    or, after such a hold, when it computes again (on a number from nowhere, or on known ones) while one of those
+    items is still unfetched."""
     settings = run.deps.settings
     if not (settings.check_sources and settings.fetch_first) or run.final_only or settings.output_schema is not None:
         return False
@@ -61,12 +65,20 @@ async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:
     made = [unknown for index, unknown in made_up_inputs(run.ctx.task, [*done, (call.arguments, "")], 1)
             if index == len(done)]  # fmt: skip
     if not made:
-        if done or not _numbers_only(run, call):
-            return False
-        return await _first_held(run, call, set(), probe, stepwise=True) or _quote_first(run, call)
+        return await _known_held(run, call, probe, first=not done)
     if done:
         return _held_again(run, call, made[0])
     return await _first_held(run, call, made[0], probe) or _quote_first(run, call, made[0])
+
+
+async def _known_held(run: Run, call: ToolCall, probe: Probe, first: bool) -> bool:
+    """A calculation on known numbers alone: the run's first before the task's items, or a later one while one of
+    them waits (not under the task's explicit steps)."""
+    if not _numbers_only(run, call):
+        return False
+    if not first:
+        return not run.plan.active and _held_again(run, call, set())
+    return await _first_held(run, call, set(), probe, stepwise=True) or _quote_first(run, call)
 
 
 async def _first_held(run: Run, call: ToolCall, unknown: set[float], probe: Probe, stepwise: bool = False) -> bool:

@@ -158,6 +158,25 @@ async def test_a_new_made_up_number_while_an_item_waits_is_held_once_more() -> N
     assert [t.name for t in model.requests[3].tools] == ["lookup"] and result.output == "12.9"
 
 
+async def test_a_calculation_on_known_numbers_while_an_item_waits_is_held_once_more() -> None:
+    """independent10's cc23: the first call held, one item looked up, then `3 * 7.25 + 1 + 0.05 * 7.25` computed
+    and answered with the cables never looked up. Held, the turn asks again with only the lookup."""
+    script = [call("calculator", expression="3 + 2 * 5"), FETCHED[0], call("calculator", expression="3 * 3.5 + 2")]
+    model = ScriptedModel([*script, FETCHED[1], *DONE])
+    result = await agent(model).run(TASK)
+    assert result.steps[2].result == "not run: the task's items come first"
+    assert model.requests[3].messages == model.requests[2].messages  # taken back
+    assert [t.name for t in model.requests[3].tools] == ["lookup"] and result.output == "12.9"
+
+
+async def test_a_calculation_under_the_tasks_own_steps_runs_before_a_later_steps_item() -> None:
+    task = "Look up the price of a notebook and multiply it by 3, then add the price of a pen."
+    script = [call("calculator", expression="3 + 2"), FETCHED[0], call("calculator", expression="3.5 * 3")]
+    model = ScriptedModel([*script, FETCHED[1], call("calculator", expression="10.5 + 1.2"), "11.7"])
+    result = await agent(model).run(task)
+    assert [s.result for s in result.steps if s.call is not None][2] == "10.5"
+
+
 async def test_a_long_task_in_a_users_own_voice_is_probed_for_its_items() -> None:
     """independent1's ar14 in this test's table: 26 content words and pairs, 54 probes over two tables, more than
     a placeholder's guess may try (unfetched.MAX_FETCH_PROBES)."""

@@ -142,6 +142,21 @@ async def test_a_sum_of_the_tasks_own_numbers_stands_where_no_tool_fetches_them(
     assert result.output == "4" and not notices(result.trace)
 
 
+async def test_a_day_count_on_the_tasks_dates_waits_for_the_item_fetched_after_it() -> None:
+    """independent10's cc24: 75 days answered and sent back for the mug; its price answered next is one result of
+    two to combine, the day count a real step and not a computation on the task's numbers alone."""
+    from bench import toolbox
+
+    task = "I buy one coffee mug every day. How much will I have spent on mugs from 2024-03-01 to 2024-05-15?"
+    days = call("date_diff", start="2024-03-01", end="2024-05-15")
+    mug = call("lookup", table="prices", key="coffee mug")
+    model = ScriptedModel([days, "75", mug, "7.25", call("calculator", expression="75 * 7.25"), "543.75"])
+    result = await Agent(model, tools=toolbox.agent_tools(["date_diff", "lookup", "calculator"])).run(task)
+    assert "computed from the task's own numbers alone" in model.requests[2].messages[-1].content
+    assert "75" in model.requests[4].messages[-1].content  # 7.25 went back with the days still to use
+    assert result.output == "543.75"
+
+
 TRIP = "Trip runs 2024-07-04 to 2024-07-18. Car rental is $45 per day and I also need 2 backpacks. What's the total?"
 TRIP_START = [call("date_diff", start="2024-07-04", end="2024-07-18"), call("calculator", expression="45 + 2 * 14")]
 
