@@ -21,8 +21,10 @@ from agentcore.expression_edits import without_made_up_factors, without_term
 from agentcore.fit_checks import closer_call, step_closer_call, unfitting_call, unsupplied_call
 from agentcore.grounding import mentions, task_words
 from agentcore.messages import ToolCall, ToolSpec
+from agentcore.mixed_kinds import count_summed, counted
 from agentcore.mixed_units import conversion_of, unconverted_term
 from agentcore.run_reads import good_steps, item_tools, spoken_text, unused_task_numbers, unused_words, user_text
+from agentcore.tool_order import computes
 from agentcore.unfinished import (
     BARE_NUMBER,
     argument_values,
@@ -481,6 +483,27 @@ def mixed_units_call(run: Run, call: ToolCall) -> bool:
     return True
 
 
+def mixed_kinds_call(run: Run, call: ToolCall) -> bool:
+    """Hold back, once, a call that adds a count (of days, of words) to another tool's value ("75 + 7.25" for a
+    mug bought every day; agentcore.mixed_kinds): the two are shown multiplied, and the same tool is next."""
+    spec = next((spec for spec in run.specs if spec.name == call.name), None)
+    if run.kinds_checked or not run.deps.settings.check_unfinished or spec is None or not computes(spec):
+        return False
+    counts = {spec.name: what for spec in run.specs if (what := counted(spec)) is not None}
+    steps = [(s.call.name, s.result or "") for s in good_steps(run) if s.call is not None]
+    found = count_summed(call.arguments, steps, counts) if counts else None
+    if found is None:
+        return False
+    count, what, value, tool = found
+    run.kinds_checked, run.forced = True, frozenset({call.name})
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {count} counts {what}, {value} is from {tool}", True
+    run.notice("tool call adds a count to a value of another kind; not run", call=call.signature())
+    product = {k: f"{count} * {value}" if isinstance(v, str) else v for k, v in call.arguments.items()}
+    run.messages.append(prompting.mixed_kinds_notice(run.ctx.task, ToolCall(call.name, product), found))
+    return True
+
+
 # The checks a call goes through before it runs, in order; the first that holds it back wins.
 CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     made_up_result_call,
@@ -490,6 +513,7 @@ CALL_CHECKS: tuple[Callable[[Run, ToolCall], bool], ...] = (
     counted_twice_call,
     counts_multiplied_call,
     mixed_units_call,
+    mixed_kinds_call,
     done_again_call,
     doubled_call,
     unsupplied_call,

@@ -38,6 +38,7 @@ NoticeKind = Literal[
     "refill",
     "mixed_units",
     "held_step",
+    "mixed_kinds",
 ]
 
 

@@ -21,6 +21,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
     "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill", "mixed_units", "held_step",
+    "mixed_kinds",
 )  # fmt: skip
 
 
@@ -57,6 +58,7 @@ def notice_text(part: NoticePart) -> str:
             "refill": _refill_text,
             "mixed_units": _mixed_units_text,
             "held_step": _held_step_text,
+            "mixed_kinds": _mixed_kinds_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -173,6 +175,17 @@ def _mixed_units_text(part: NoticePart) -> str:
         f"Not run: {number} is in {unit} and {result} is in {reached}; convert {number} {unit} to {reached} before"
         f" combining them.\nTask: {part.task}\nCall {part.call.name if part.call else 'the tool'} next, for"
         f" example: {example}"
+    )
+
+
+def _mixed_kinds_text(part: NoticePart) -> str:
+    """`part.names`: the count, what it counts, the other value, the tool that gave it; `part.call`: the call
+    with the two multiplied."""
+    count, what, value, tool = part.names
+    example = _example(part.call or ToolCall("the tool", {}))
+    return (
+        f"Not run: {count} is a number of {what} and {value} is a value from {tool}; adding or subtracting them"
+        f" means nothing. Multiply or divide them as the task asks.\nTask: {part.task}\nFor example: {example}"
     )
 
 

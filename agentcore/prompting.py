@@ -341,6 +341,12 @@ def mixed_units_notice(task: str, call: ToolCall, names: Sequence[str]) -> Messa
     return render(NoticePart("mixed_units", task, call=call, names=tuple(names)))
 
 
+def mixed_kinds_notice(task: str, call: ToolCall, names: Sequence[str]) -> Message:
+    """A call added `names[0]`, a count of `names[1]`, to `names[2]`, a value from `names[3]`; `call` multiplies
+    them (agentcore.mixed_kinds)."""
+    return render(NoticePart("mixed_kinds", task, call=call, names=tuple(names)))
+
+
 def held_step_notice(task: str, call: ToolCall, result: str) -> Message:
     """The answer is `result`, the conversion a held call waited for; `call` is that call with it in place."""
     return render(NoticePart("held_step", task, call=call, result=result))

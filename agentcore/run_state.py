@@ -111,6 +111,7 @@ class Run:
     made_up_calls: set[str] = field(default_factory=set)  # the calls it found on made-up inputs: they used nothing
     made_up_result_checked: bool = False  # a call that took the result of such a call was held back once
     mixed_checked: bool = False  # a call combining two units of one kind was held once (agentcore.mixed_units)
+    kinds_checked: bool = False  # a count added to a value of another kind was held once (agentcore.mixed_kinds)
     mixed_held: tuple[ToolCall, str, str] | None = None  # ... that call, its number, the conversion's signature
     mixed_conversion: ToolCall | None = None  # ... the conversion its notice showed, due on a repeated conversion
     total: str | None = None  # the result of a call that totalled every counted item (count_checks)
