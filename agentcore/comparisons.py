@@ -62,7 +62,7 @@ def asks_difference(task: str) -> bool:
 _IN_TOTAL = re.compile(r"\b(?:in total|altogether)\b", re.IGNORECASE)  # not "the difference between the sum of"
 _ADDING = re.compile(r"\b(?:added|plus)\b", re.IGNORECASE)  # not "to add", which a shortfall asks
 # "in total", "altogether", "combined", "the sum of": one answer made of several results.
-_TOTAL = re.compile(r"\b(?:in total|altogether|combined|sum of|total of|grand total)\b", re.IGNORECASE)
+_TOTAL = re.compile(r"\b(?:in total|altogether|together|combined|sum of|total of|grand total)\b", re.IGNORECASE)
 
 
 def asks_total(task: str) -> bool:

@@ -64,6 +64,21 @@ def _producers(run: Run, done: list[Step], waiting: set[str]) -> set[str]:
     }
 
 
+def _left_beside(run: Run, done: list[Step], producers: set[str]) -> set[str]:
+    """The producers one of whose results the last call, a formula, took while another of theirs waits: two word
+    counts, and `7 / 50` for what percent of a 50-word limit the two texts use together (independent12's cd21
+    answered 14%, the 8 never used)."""
+    last = done[-1].call
+    if last is None or not any(spec.name == last.name and computes(spec) for spec in run.specs):
+        return set()
+    taken = argument_values(last.arguments)
+    return {
+        tool
+        for tool in producers
+        if any(s.call is not None and s.call.name == tool and values_in(s.result or "") & taken for s in done[:-1])
+    }
+
+
 def _computes(run: Run, tool: str) -> bool:
     """Whether the run called `tool` with arithmetic: a calculator's results are combined by the calculator."""
     return any(s.call is not None and s.call.name == tool and adds_or_scales(s.call.arguments) for s in good_steps(run))
@@ -117,7 +132,7 @@ def uncombined_results(run: Run, answer: str) -> list[str]:
     # leaves the notebook's 3.5 beside the calculator's 4.8.
     kinds = {done[-1].call.name if done[-1].call else ""} | item_tools(run)
     producers = _producers(run, done, waiting)
-    kinds |= producers if len(producers) > 1 else set()
+    kinds |= producers if len(producers) > 1 else _left_beside(run, done, producers)
     first = {s.call.signature(): i for i, s in reversed(list(enumerate(done))) if s.call is not None}
     same = [  # a call made again (the repeat notice) brings no second value
         s.result or ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.comparisons import as_difference, asks_difference, asks_ratio
+from agentcore.comparisons import as_difference, asks_difference, asks_ratio, asks_total
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -184,3 +184,16 @@ def test_additions_beside_a_shortfall_word_stay_and_a_difference_of_sums_is_aske
         arguments = {"expression": expression}
         assert as_difference(arguments, task, ["899", "16.09"]) is arguments
     assert asks_difference("What is the difference between the sum of the laptop and mouse prices and the monitor?")
+
+
+@pytest.mark.parametrize(
+    ("task", "total"),
+    [
+        ("What do 2 chairs and 1 desk cost together?", True),
+        ("Together, what percent of my 50-word limit do they use?", True),
+        ("How much do a pen and a notebook cost altogether?", True),
+        ("What does a pen cost?", False),
+    ],
+)
+def test_a_total_is_asked_by_together_as_by_altogether(task: str, total: bool) -> None:
+    assert asks_total(task) is total

@@ -46,3 +46,30 @@ async def test_the_count_of_the_results_a_call_just_combined_is_no_number_still_
     model = ScriptedModel(script)
     result = await Agent(model, tools=toolbox.agent_tools(["calculator", "date_diff"])).run(task)
     assert result.output == "812" and len(model.requests) == 4
+
+
+INTRO = (
+    "My intro is 'Climate change affects every region of our planet' and my conclusion is 'We must act now to"
+    " protect it'. Together, what percent of my 50-word limit do they use?"
+)
+COUNTED = [
+    call("word_count", text="Climate change affects every region of our planet"),
+    call("word_count", text="We must act now to protect it"),
+]
+
+
+async def test_two_counts_of_one_tool_asked_together_are_to_combine() -> None:
+    """independent12's cd21: the two word counts, and 70% answered for the second one alone."""
+    model = ScriptedModel([*COUNTED, "70.0%", call("calculator", expression="(8 + 7) / 50 * 100"), "30"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "word_count"])).run(INTRO)
+    assert model.requests[3].messages[-1].content.startswith("Not done yet: the results 8, 7 are not combined yet")
+    assert result.output == "30"
+
+
+async def test_a_count_left_beside_its_sibling_that_a_calculation_took_is_to_combine() -> None:
+    """cd21 again: `7 / 50` took the second count and left the first, and 14% was answered."""
+    script = [*COUNTED, call("calculator", expression="7 / 50"), "14.0%"]
+    model = ScriptedModel([*script, call("calculator", expression="(8 + 7) / 50 * 100"), "30"])
+    result = await Agent(model, tools=toolbox.agent_tools(["calculator", "word_count"])).run(INTRO)
+    assert "8" in model.requests[4].messages[-1].content.split("\n")[0]
+    assert result.output == "30"
