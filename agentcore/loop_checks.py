@@ -472,15 +472,20 @@ def mixed_units_call(run: Run, call: ToolCall) -> bool:
         return False
     number, unit, result, reached = found
     run.mixed_checked, run.forced = True, frozenset({spec.name})
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {plain(number)} is in {unit}, {result} in {reached}", True
-    run.notice("tool call combines two units of one kind; not run", call=call.signature())
+    _held(run, call, f"{plain(number)} is in {unit}, {result} in {reached}", "combines two units of one kind")
     names = (plain(number), unit, result, reached)
     conversion = conversion_of(spec.name, shape, number, unit, reached)
     run.mixed_held = (call, plain(number), conversion.signature())
     run.mixed_conversion = conversion
     run.messages.append(prompting.mixed_units_notice(run.ctx.task, conversion, names))
     return True
+
+
+def _held(run: Run, call: ToolCall, why: str, what: str) -> None:
+    """The last step, `call`, marked as not run for `why`, with a notice that the call `what`s."""
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {why}", True
+    run.notice(f"tool call {what}; not run", call=call.signature())
 
 
 def mixed_kinds_call(run: Run, call: ToolCall) -> bool:
@@ -496,9 +501,7 @@ def mixed_kinds_call(run: Run, call: ToolCall) -> bool:
         return False
     count, what, value, tool = found
     run.kinds_checked, run.forced = True, frozenset({call.name})
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {count} counts {what}, {value} is from {tool}", True
-    run.notice("tool call adds a count to a value of another kind; not run", call=call.signature())
+    _held(run, call, f"{count} counts {what}, {value} is from {tool}", "adds a count to a value of another kind")
     product = {k: f"{count} * {value}" if isinstance(v, str) else v for k, v in call.arguments.items()}
     run.messages.append(prompting.mixed_kinds_notice(run.ctx.task, ToolCall(call.name, product), found))
     return True
