@@ -48,7 +48,7 @@ from agentcore.unit_names import converter, named_units, unit_kind
 if TYPE_CHECKING:
     from agentcore.run_state import Run
 
-MAX_HOLDS = 2  # the first call, and one later call on a number from nowhere
+MAX_HOLDS = 2  # the first call, and one later calculation while an item waits
 
 
 async def held_first(run: Run, call: ToolCall, probe: Probe) -> bool:

@@ -29,8 +29,8 @@ def count_summed(
     arguments: Any, steps: Sequence[tuple[str, str]], counts: dict[str, str]
 ) -> tuple[str, str, str, str] | None:
     """(count, what it counts, other value, its tool) where an expression of `arguments` adds or subtracts a count,
-    the result of a counting tool of `counts` (tool -> what it counts), and the result of another tool that counts
-    nothing else of the kind. `steps` are the earlier calls as (tool, result)."""
+    the result of a counting tool of `counts` (tool -> what it counts), and the result of a tool that counts
+    nothing (two day counts add up). `steps` are the earlier calls as (tool, result)."""
     texts = [leaf for leaf in leaves(arguments) if isinstance(leaf, str)]
     for count_tool, count in steps:
         if count_tool not in counts or len(values_in(count)) != 1:
