@@ -17,6 +17,7 @@ from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
 from agentcore.notice_texts import clip
 from agentcore.run_reads import good_steps, spoken_text
 from agentcore.tool_fit import LEAST_SHARED, closer_tool, shared_words, unrelated
+from agentcore.ungiven import held
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -72,10 +73,11 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
     """Before any tool result, hold back a call that does not fit the question: required values no one gave
     (`grounding.unsupplied`), a value of a kind its argument does not take (`misfit.misfits`: a domain name as a
     location), or strings no one wrote (`misfit.unspoken`: two, `species_type="bird", migration_season="spring"`
-    for "a picnic spot in Miami", or one copied from the docs, their example city); after one such call, one
-    required string no one wrote is enough. The first time the model may call with given values or another tool;
-    the second time the next turn may only answer, saying what is missing. Once results exist, the answer checks
-    and Tool-Guard's provenance check judge where values came from."""
+    for "a picnic spot in Miami", or one copied from the docs, their example city), or two required values of any
+    kind that no one gave (`ungiven.held`: a city, a head count and dates for "I would like to rent a house");
+    after one such call, one required string no one wrote is enough. The first time the model may call with given
+    values or another tool; the second time the next turn may only answer, saying what is missing. Once results
+    exist, the answer checks and Tool-Guard's provenance check judge where values came from."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or run.unsupplied_held >= 2 or not run.deps.settings.check_sources or good_steps(run):
         return False
@@ -87,6 +89,7 @@ def unsupplied_call(run: Run, call: ToolCall) -> bool:
         for name, value, kind in misfits(call.arguments, spec.parameters, spoken)
     ]
     values += [v for v in _unspoken(run, call, spec, spoken) if v not in values]
+    values += [v for v in held(call.arguments, spec.parameters, spec.description, spoken) if v not in values]
     if not values and not wrong:
         return False
     run.unsupplied_held += 1

@@ -263,7 +263,7 @@ def unsupplied(arguments: dict[str, Any], parameters: dict[str, Any], descriptio
                 found.append(f"{name}={leaf}")
             if not isinstance(leaf, int | float) or isinstance(leaf, bool) or round(abs(leaf), 12) in known:
                 continue
-            derived = _derived(spoken) if derived is None else derived  # only when a number is not written
+            derived = worked_out(spoken) if derived is None else derived  # only when a number is not written
             if round(abs(leaf), 6) not in derived:
                 found.append(f"{name}={leaf}")
     return found
@@ -327,7 +327,7 @@ def stated_numbers(text: str) -> set[float]:
     return known | {round(f, 12) for n in written for f in (n / 100, 1 + n / 100, 1 - n / 100)}
 
 
-def _derived(known: set[float]) -> set[float]:
+def worked_out(known: set[float]) -> set[float]:
     """Every result of one operation on two given numbers, to 6 decimals (a value worked out, not invented)."""
     values = sorted(known)[:DERIVED_FROM]
     out = {round(v, 6) for v in values}

@@ -1,0 +1,80 @@
+"""Required values that no one gave, counted together: a request that leaves out what a tool needs is answered
+(the agent asks for what is missing), not filled in by guesses.
+
+Told "I would like to rent a house" with a booking tool offered, the 0.5B model fills every required argument
+from nowhere: `where_to="Austin, TX", number_of_adults=2, check_in_date="01/01/2023",
+check_out_date="01/10/2023"` (BFCL live_irrelevance_591, read after fresh test slice 32). Each value alone passes
+the one-value checks: 2 is 1 + 1 (`grounding.unsupplied`), dates are not judged by their words, and one unwritten
+string is common in a right call (`misfit.unspoken`). Together they say that the user has not given what the tool
+needs. Counted, among required arguments only:
+
+- a number that neither the conversation nor the tool's docs write, and that one operation on two of the
+  conversation's own numbers does not yield (0 and 1 alone give nothing: 2 adults are not 1 + 1);
+- a date or time written in digits, where the conversation writes no date or time at all: none of its numbers,
+  no month or weekday, no word such as "today", "next" or "week";
+- a free string that shares no word with the conversation (`misfit.unspoken`).
+
+Enum values and booleans are the model's to map the user's words onto, and are not counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from agentcore.grounding import stated_numbers, worked_out
+from agentcore.misfit import unspoken
+
+LEAST_UNGIVEN = 2  # one unwritten value is common in a right call; two are rare (module docs)
+
+# A value that is only a date, a time, or both: "01/10/2023", "2023-10-15T11:00:00Z", "11:00", "3 pm". Not an
+# expression: "899+45" and "12/3" are not dates.
+_DATE = r"\d{1,4}([-/.])\d{1,2}\1\d{1,4}"
+_TIME = r"\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
+_DATE_VALUE = re.compile(rf"(?:{_DATE})(?:[T ](?:{_TIME}))?(?:Z|[+-]\d{{2}}:?\d{{2}})?|{_TIME}", re.I)
+# Words by which a conversation gives a date or time without digits: "next monday", "tonight", "in March".
+_TIME_WORD = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|now|next|last|this|coming|weekend|morning|afternoon|evening|night|"
+    r"noon|midnight|day|days|week|weeks|month|months|year|years|date|dates|time|"
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
+    r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?\b",
+    re.I,
+)
+
+
+def ungiven(arguments: dict[str, Any], parameters: dict[str, Any], description: str, given: str) -> list[str]:
+    """The required arguments whose value no one gave (module docs), each as `name=value`. `given` is the
+    conversation: instructions, task and tool results. A number counts as given where the tool's description or
+    the argument's own docs write it ("2 adults by default"), not another argument's."""
+    properties = parameters.get("properties") or {}
+    spoken = stated_numbers(given)
+    derived, told = worked_out(spoken - {0.0, 1.0}), spoken | stated_numbers(description)
+    dated = _dates_given(given)
+    unwritten = {text.split("=", 1)[0]: text for text in unspoken(arguments, parameters, given)}
+    found = []
+    for name in parameters.get("required", []):
+        value, schema = arguments.get(name), properties.get(name)
+        if name in unwritten:
+            found.append(unwritten[name])
+        elif not isinstance(schema, dict) or "enum" in schema or isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            written = told | stated_numbers(json.dumps(schema, ensure_ascii=False))
+            if round(abs(value), 12) not in written and round(abs(value), 6) not in derived:
+                found.append(f"{name}={value}")
+        elif isinstance(value, str) and not dated and _DATE_VALUE.fullmatch(value.strip()):
+            found.append(f"{name}={value}")
+    return found
+
+
+def _dates_given(given: str) -> bool:
+    """Whether the conversation writes a date or time in any form: a number, or a word for a day or time."""
+    return bool(re.search(r"\d", given)) or _TIME_WORD.search(given) is not None
+
+
+def held(arguments: dict[str, Any], parameters: dict[str, Any], description: str, given: str) -> list[str]:
+    """`ungiven`'s values where there are `LEAST_UNGIVEN` or more, else none."""
+    found = ungiven(arguments, parameters, description, given)
+    return found if len(found) >= LEAST_UNGIVEN else []

@@ -1,0 +1,97 @@
+"""Two or more required values that no one gave hold a call back: the agent asks for them instead of guessing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+from agentcore.ungiven import held, ungiven
+
+BOOK: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "where_to": {"type": "string", "description": "The city, in the format 'City, State'."},
+        "adults": {"type": "integer", "description": "The number of adults."},
+        "check_in": {"type": "string", "description": "The check-in date, 'MM/DD/YYYY'."},
+        "check_out": {"type": "string", "description": "The check-out date, 'MM/DD/YYYY'."},
+        "rooms": {"type": "integer", "enum": [1, 2, 3]},
+        "pets": {"type": "boolean"},
+        "rating": {"type": "number"},
+    },
+    "required": ["where_to", "adults", "check_in", "check_out", "rooms", "pets"],
+}
+GUESSED = {"where_to": "Austin, TX", "adults": 2, "check_in": "01/01/2023", "check_out": "01/10/2023"}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "given", "found"),
+    [
+        (GUESSED, "I would like to rent a house.",
+         ["where_to=Austin, TX", "adults=2", "check_in=01/01/2023", "check_out=01/10/2023"]),
+        # the user's own values
+        ({**GUESSED, "where_to": "Austin, TX"}, "A house in Austin for 2 adults, 01/01/2023 to 01/10/2023.", []),
+        # a date written in words, or relative to today, is given; so is a date worked from the task's numbers
+        (GUESSED, "A house in Austin for 2 adults from New Year's day for nine days.", []),
+        ({**GUESSED, "adults": 1}, "A house in Austin next week.", []),
+        # 0 and 1 are given, but not what they add up to
+        ({**GUESSED, "where_to": "Austin"}, "A house in Austin.", ["adults=2", "check_in=01/01/2023",
+                                                                   "check_out=01/10/2023"]),
+        # 4 is 2 times 2; enums, booleans and optional values are not judged
+        ({**GUESSED, "adults": 4, "rooms": 3, "pets": True, "rating": 4.5}, "Austin with my 2 kids on the 2nd.", []),
+    ],
+)  # fmt: skip
+def test_ungiven(arguments: dict[str, Any], given: str, found: list[str]) -> None:
+    assert ungiven(arguments, BOOK, "Books a house.", given) == found
+
+
+def test_one_ungiven_value_is_not_enough() -> None:
+    arguments = {**GUESSED, "adults": 2, "check_in": "01/01/2023", "check_out": "01/10/2023"}
+    assert held(arguments, BOOK, "Books a house.", "A house in Austin for 2, 01/01/2023 to 01/10/2023.") == []
+    assert held({**arguments, "adults": 3}, BOOK, "Books a house.", "A house in Houston for 2.") == [
+        "where_to=Austin, TX", "adults=3"
+    ]  # fmt: skip
+
+
+def test_the_docs_give_numbers_too() -> None:
+    docs = "Books a house for 2 adults by default."
+    assert ungiven({**GUESSED, "adults": 2}, BOOK, docs, "In Austin next month.") == []
+    assert ungiven({**GUESSED, "adults": 3}, BOOK, docs, "In Austin next month.") == ["adults=3"]  # rooms' enum: no
+
+
+@tool
+def book_house(where_to: str, adults: int, check_in: str, check_out: str) -> str:
+    """Books a house.
+
+    Args:
+        where_to: The city, in the format 'City, State'.
+        adults: The number of adults.
+        check_in: The check-in date, 'MM/DD/YYYY'.
+        check_out: The check-out date, 'MM/DD/YYYY'.
+    """
+    return "booked"
+
+
+async def test_a_guessed_booking_is_held_and_the_agent_asks() -> None:
+    model = ScriptedModel(
+        [
+            call("book_house", where_to="Austin, TX", adults=2, check_in="01/01/2023", check_out="01/10/2023"),
+            "Where, for how many adults, and on which dates?",
+        ]
+    )
+    result = await Agent(model, tools=[book_house]).run("I would like to rent a house.")
+    assert result.output == "Where, for how many adults, and on which dates?"
+    assert result.steps[0].tool_error and result.steps[0].result.startswith("not run: ")
+    notice = model.requests[1].messages[-1].content
+    assert "adults=2" in notice and "check_in=01/01/2023" in notice and "say which values are missing" in notice
+
+
+async def test_a_booking_the_user_described_runs() -> None:
+    model = ScriptedModel(
+        [call("book_house", where_to="Austin, TX", adults=2, check_in="01/01/2023", check_out="01/10/2023"), "Done."]
+    )
+    result = await Agent(model, tools=[book_house]).run("Rent a house in Austin for 2 adults, Jan 1 to Jan 10 2023.")
+    assert result.steps[0].result == "booked" and not result.steps[0].tool_error
