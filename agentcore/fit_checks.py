@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from agentcore import prompting
 from agentcore.grounding import placeholders, task_words, unsupplied, with_value
 from agentcore.messages import NoticePart, ToolCall, ToolSpec
-from agentcore.misfit import in_example, misfits, spelled_tools, unspoken
+from agentcore.misfit import in_example, misfits, placeholder, spelled_tools, unspoken
 from agentcore.notice_texts import clip
 from agentcore.run_reads import good_steps, spoken_text
 from agentcore.tool_fit import LEAST_SHARED, closer_tool, shared_words, unrelated
@@ -188,8 +188,8 @@ def step_closer_call(run: Run, call: ToolCall) -> bool:
 
 def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str]:
     """Strings that `spoken` (what the user and the tools wrote) never writes: two or more in a first call, or one
-    required string that the tool's docs give as an example ("San Francisco, CA"), or one required string after a
-    held-back call."""
+    required string that the tool's docs give as an example ("San Francisco, CA") or that is a stock stand-in
+    ("John Doe": `misfit.placeholder`), or one required string after a held-back call."""
     required = unspoken(call.arguments, spec.parameters, spoken)
     if run.unsupplied_held:
         return required
@@ -197,7 +197,7 @@ def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str
     if len(found) >= 2:
         return found
     docs = f"{spec.description} {json.dumps(spec.parameters, ensure_ascii=False)}"
-    return [v for v in required if in_example(v.split("=", 1)[1], docs)]
+    return [v for v in required if in_example(v.split("=", 1)[1], docs) or placeholder(v.split("=", 1)[1])]
 
 
 def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:

@@ -247,7 +247,8 @@ DERIVED_FROM = 40  # pairs of at most this many given numbers count as worked ou
 def unsupplied(arguments: dict[str, Any], parameters: dict[str, Any], description: str, given: str) -> list[str]:
     """The required arguments whose values no one gave: numbers that `given` (the conversation: instructions,
     task, results) neither writes nor yields by one operation on two of its numbers ("50 EUR plus 15%" -> 57.5),
-    and web addresses on a host it never names; the tool's own docs count as given too.
+    web addresses on a host it never names, and email addresses it never writes; the tool's own docs count as given
+    too.
     `currency_converter(amount=100)` asked for the duration of a flight; `requests.get(url="https://api.ipify.org")`
     asked for company data. Written `name=value`. Numbers inside strings ("12 * 3"), optional arguments and
     booleans are never judged."""
@@ -259,7 +260,7 @@ def unsupplied(arguments: dict[str, Any], parameters: dict[str, Any], descriptio
     found = []
     for name in parameters.get("required", []):
         for leaf in leaves(arguments.get(name)):
-            if isinstance(leaf, str) and _unknown_host(leaf, text):
+            if isinstance(leaf, str) and (_unknown_host(leaf, text) or _unknown_email(leaf, text)):
                 found.append(f"{name}={leaf}")
             if not isinstance(leaf, int | float) or isinstance(leaf, bool) or round(abs(leaf), 12) in known:
                 continue
@@ -299,6 +300,15 @@ def _unknown_host(value: str, text: str) -> bool:
     """Whether `value` is a web address on a host that `text` (lower case) never writes: an address cannot be
     guessed."""
     return any(host.lower().removeprefix("www.") not in text for host in _HOST.findall(value))
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _unknown_email(value: str, text: str) -> bool:
+    """Whether `value` holds an email address that `text` (lower case) never writes: "Send to Mom an email"
+    called `python_send_mail(address="mom@example.com")` (BFCL live_irrelevance_498, dev)."""
+    return any(address.lower() not in text for address in _EMAIL.findall(value))
 
 
 _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(k|K|M|B|bn|thousand|million|billion)\b")

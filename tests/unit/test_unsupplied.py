@@ -125,3 +125,11 @@ def test_a_web_address_on_a_host_no_one_named_is_made_up() -> None:
     assert unsupplied({"url": "https://www.ipify.org/x"}, schema, "", "Ask ipify.org about 8.8.8.8.") == []
     assert unsupplied({"url": "https://api.example.com"}, schema, "Base: https://api.example.com", asked) == []
     assert unsupplied({"url": "https://a.com", "proxy": "http://b.com"}, schema, "", "See https://a.com") == []
+
+
+def test_an_email_address_no_one_wrote_is_made_up() -> None:
+    schema = {"properties": {"address": {"type": "string"}, "cc": {"type": "string"}}, "required": ["address"]}
+    asked = "Send Mom an email saying we should go out and play."
+    assert unsupplied({"address": "mom@example.com"}, schema, "Sends mail.", asked) == ["address=mom@example.com"]
+    assert unsupplied({"address": "Mom@Home.org"}, schema, "", "Mail mom@home.org a note.") == []
+    assert unsupplied({"address": "a@b.io", "cc": "x@y.io"}, schema, "", "Mail a@b.io.") == []  # optional: not judged
