@@ -25,6 +25,7 @@ STATS = {
         "unit": {"type": "string", "enum": ["seconds", "milliseconds"], "default": "N/A"},
         "mood": {"type": "string", "enum": ["Calm", "Tense"]},
         "year": {"type": "string", "enum": ["2010", "2014", "dontcare"], "default": "dontcare"},
+        "rooms": {"type": "string", "enum": ["1", "2", "3", "dontcare"], "default": "dontcare"},
         "kids": {"type": "string", "enum": ["True", "False", "dontcare"], "default": "dontcare"},
         "show": {"type": "string", "enum": ["regular", "3d", "imax", "dontcare"], "default": "dontcare"},
         "province_id": {
@@ -64,6 +65,10 @@ STATS = {
         ({"player_name": "x", "genre": "Horror"}, "something scary", ["genre"]),  # the price: meaning is lost
         ({"player_name": "x", "year": "2010"}, "songs by Sia", ["year"]),
         ({"player_name": "x", "year": "2014"}, "songs from around 2014", []),
+        # 0 and 1 need writing for a choice: "a hotel" asks for no number of rooms (forty-third stop)
+        ({"player_name": "x", "rooms": "1"}, "a hotel in Kuala Lumpur", ["rooms"]),
+        ({"player_name": "x", "rooms": "1"}, "one room in a hotel", []),
+        ({"player_name": "x", "rooms": "1"}, "a hotel, 1 room", []),
         ({"player_name": "x", "kids": "True"}, "suitable for children", []),  # a boolean as text: not judged
         ({"player_name": "x", "show": "3d"}, "a movie", []),  # a code: not judged
         ({"player_name": "x", "show": "regular"}, "a movie in regular format", []),
