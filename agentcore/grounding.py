@@ -240,7 +240,7 @@ def _joined(task: str, first: str, second: str) -> bool:
 
 
 # Numbers a call may use without the task writing them: "the first", "a mile", "from zero".
-_ALWAYS_GIVEN = frozenset({0.0, 1.0})
+ALWAYS_GIVEN = frozenset({0.0, 1.0})
 DERIVED_FROM = 40  # pairs of at most this many given numbers count as worked out, not made up
 
 
@@ -333,7 +333,7 @@ def stated_numbers(text: str) -> set[float]:
     """The numbers `text` writes in digits or words ("$1.2M", "a week" too), and each percentage as a calculator
     takes it (20% -> 0.2, 1.2, 0.8)."""
     written = numbers_in(text) + [float(n) * _SCALES[unit] for n, unit in _SCALED.findall(text)]
-    known = {round(abs(n), 12) for n in written} | spelled_numbers(text) | _unit_counts(text) | _ALWAYS_GIVEN
+    known = {round(abs(n), 12) for n in written} | spelled_numbers(text) | _unit_counts(text) | ALWAYS_GIVEN
     return known | {round(f, 12) for n in written for f in (n / 100, 1 + n / 100, 1 - n / 100)}
 
 

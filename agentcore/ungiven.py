@@ -23,7 +23,7 @@ import json
 import re
 from typing import Any
 
-from agentcore.grounding import stated_numbers, worked_out
+from agentcore.grounding import ALWAYS_GIVEN, stated_numbers, worked_out
 from agentcore.misfit import unspoken
 
 LEAST_UNGIVEN = 2  # one unwritten value is common in a right call; two are rare (module docs)
@@ -50,7 +50,7 @@ def ungiven(arguments: dict[str, Any], parameters: dict[str, Any], description: 
     the argument's own docs write it ("2 adults by default"), not another argument's."""
     properties = parameters.get("properties") or {}
     spoken = stated_numbers(given)
-    derived, told = worked_out(spoken - {0.0, 1.0}), spoken | stated_numbers(description)
+    derived, told = worked_out(spoken - ALWAYS_GIVEN), spoken | stated_numbers(description)
     dated = _dates_given(given)
     unwritten = {text.split("=", 1)[0]: text for text in unspoken(arguments, parameters, given)}
     found = []
@@ -58,7 +58,8 @@ def ungiven(arguments: dict[str, Any], parameters: dict[str, Any], description: 
         value, schema = arguments.get(name), properties.get(name)
         if name in unwritten:
             found.append(unwritten[name])
-        elif not isinstance(schema, dict) or "enum" in schema or isinstance(value, bool):
+            continue
+        if not isinstance(schema, dict) or "enum" in schema or isinstance(value, bool):
             continue
         if isinstance(value, int | float):
             written = told | stated_numbers(json.dumps(schema, ensure_ascii=False))

@@ -48,7 +48,7 @@ from typing import Any
 
 from agentcore.doc_codes import named_code
 from agentcore.function_words import FUNCTION_WORDS
-from agentcore.grounding import stated_numbers
+from agentcore.grounding import ALWAYS_GIVEN, stated_numbers
 from agentcore.unfinished import numbers_in, spelled_numbers
 
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -119,7 +119,7 @@ def _asked_choice(value: str, given: str, spoken: set[str], numbers: set[float])
             number = round(abs(float(value)), 12)
         except ValueError:
             return True  # "3d", "es-ES": a code
-        return number in numbers and (number not in _UNWRITTEN or _writes(given, number))
+        return number in numbers and (number not in ALWAYS_GIVEN or _writes(given, number))
     words = {w for w in tokens(value) if w not in FUNCTION_WORDS}
     if not words or all(len(w) <= CODE for w in words):
         return True
@@ -128,13 +128,10 @@ def _asked_choice(value: str, given: str, spoken: set[str], numbers: set[float])
     return all(any(s.startswith(w) for s in spoken) for w in tokens(value))
 
 
-# `stated_numbers` gives 0 and 1 to every conversation ("the first", "a mile"); a choice needs them written.
-# `star_rating="1", number_of_rooms="1"` for "a hotel in Kuala Lumpur" (BFCL live_multiple_601, fresh slice 33).
-_UNWRITTEN = frozenset({0.0, 1.0})
-
-
 def _writes(given: str, number: float) -> bool:
-    """Whether the conversation writes `number` in digits or as a word ("one", "zero")."""
+    """Whether the conversation writes `number` in digits or as a word ("one", "zero"). `stated_numbers` gives 0
+    and 1 to every conversation ("the first", "a mile"); a choice needs them written: `star_rating="1",
+    number_of_rooms="1"` for "a hotel in Kuala Lumpur" (BFCL live_multiple_601, fresh slice 33)."""
     return number in {round(abs(n), 12) for n in numbers_in(given)} | spelled_numbers(given)
 
 
