@@ -189,7 +189,7 @@ def step_closer_call(run: Run, call: ToolCall) -> bool:
 def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str]:
     """Strings that `spoken` (what the user and the tools wrote) never writes: two or more in a first call, or one
     required string that the tool's docs give as an example ("San Francisco, CA") or that is a stock stand-in
-    ("John Doe": `misfit.placeholder`), or one required string after a held-back call."""
+    ("John Doe", `password="password"`: `misfit.placeholder`), or one required string after a held-back call."""
     required = unspoken(call.arguments, spec.parameters, spoken)
     if run.unsupplied_held:
         return required
@@ -197,7 +197,8 @@ def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str
     if len(found) >= 2:
         return found
     docs = f"{spec.description} {json.dumps(spec.parameters, ensure_ascii=False)}"
-    return [v for v in required if in_example(v.split("=", 1)[1], docs) or placeholder(v.split("=", 1)[1])]
+    pairs = [text.split("=", 1) for text in required]
+    return [f"{name}={value}" for name, value in pairs if in_example(value, docs) or placeholder(value, name)]
 
 
 def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:

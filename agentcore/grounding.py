@@ -277,11 +277,12 @@ def invented_optional(arguments: dict[str, Any], parameters: dict[str, Any], des
     the 0.5B model fills such dates in from nowhere. Enum values are the schema's own, and numbers and booleans
     are not judged (a count the task implies, "the upcoming month" -> 30, is no invention).
     On every saved BFCL call (dev and test) this leaves out 7 values that the ground truth wants absent and none
-    that it wants."""
+    that it wants. A date written with dots gives its parts: "today is 2023.10.1" reads as the number 2023.1, and
+    `date="2023-10-01"` for "this Saturday 2023.10.1" went (BFCL live_multiple_672, dev)."""
     properties = parameters.get("properties") or {}
     required = set(parameters.get("required") or [])
     docs = f"{description} {json.dumps(parameters)}"
-    known = {round(abs(n), 9) for n in numbers_in(f"{given} {docs}")}
+    known = {round(abs(n), 9) for n in numbers_in(f"{given} {docs}")} | _dotted_date_parts(given)
     found = []
     for name, value in arguments.items():
         schema = properties.get(name)
@@ -291,6 +292,15 @@ def invented_optional(arguments: dict[str, Any], parameters: dict[str, Any], des
         if numbers and not numbers & known and value.casefold() not in given.casefold():
             found.append(name)
     return found
+
+
+_DOTTED_DATE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,2})\.(\d{1,4})(?![\d.])")
+
+
+def _dotted_date_parts(text: str) -> set[float]:
+    """The year, month and day of each date written with dots ("2023.10.1"), which `numbers_in` reads as one
+    decimal number."""
+    return {float(part) for match in _DOTTED_DATE.finditer(text) for part in match.groups()}
 
 
 _HOST = re.compile(r"https?://([^/\s\"'?#:]+)", re.IGNORECASE)

@@ -152,8 +152,16 @@ _PLACEHOLDER = re.compile(
 )
 
 
-def placeholder(value: str) -> bool:
-    """Whether `value` is a conventional stand-in ("John Doe", "user@example.com") rather than someone's value."""
+def placeholder(value: str, name: str = "") -> bool:
+    """Whether `value` is a conventional stand-in ("John Doe", "user@example.com") rather than someone's value, or
+    one that names its own argument `name` or the user ("password" or "your_password" for `password`, "Project
+    Name" for `project_name`, "your_name_here, CA"). The model wrote those for "hey", "help" and "who is the ceo of
+    wakam?" (BFCL live_irrelevance, saved calls of fresh test slices 12-30, read after they were reported); the
+    three dev ground-truth values of that shape (`your_dataset_name`, `password`, `YOUR_API_KEY`) are all written
+    by their question, so none is held."""
+    words = [w for w in re.split(r"[^a-z0-9]+", value.lower()) if w]
+    if words[:1] == ["your"] or (name and words == [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]):
+        return True
     return _PLACEHOLDER.fullmatch(value.strip()) is not None
 
 

@@ -37,6 +37,10 @@ stop): `service_id=13` for "a housekeeper available on March 19" goes, and a num
 conversation writes ("2 for Chiang Mai", `agentcore.doc_codes`) counts as asked. On the dev ground truth this loses
 one needed value, `province_id=2` for "Nonthaburi", which the docs do not pair with any number.
 
+A free string of no-preference words alone ("any", "all") is left out too (forty-fourth stop): the 0.5B model
+writes `artist="any"` where the docs say "Use 'dontcare' if artist preference is not specified", and the checker,
+like the tool, knows no artist "any". Left out, the documented default applies.
+
 Strings with digits are `grounding.invented_optional`'s (a date is written in many forms), and a value equal to
 the documented default is kept (it changes nothing).
 """
@@ -71,8 +75,18 @@ def _said(words: set[str], spoken: set[str]) -> bool:
     return any(w in spoken or (len(w) >= STEM and any(s.startswith(w[:STEM]) for s in spoken)) for w in words)
 
 
+# Words that ask for no particular value: "any" for an optional artist whose docs say "Use 'dontcare' if not
+# specified". Left out, the argument takes its default, which is the tool's own "any"; written, it is a value the
+# tool may not know. On BFCL's dev ground truth every optional argument that accepts such a word also accepts
+# being left out.
+NO_PREFERENCE = frozenset({"any", "anything", "anyone", "anywhere", "all", "whatever", "dontcare", "unspecified"})
+
+
 def _asked_text(value: str, given: str, spoken: set[str]) -> bool:
-    """Whether the conversation asks for a free string: it writes the value, or one of its content words."""
+    """Whether the conversation asks for a free string: it writes the value, or one of its content words. A value
+    of no-preference words alone ("any") asks for nothing."""
+    if tokens(value) and tokens(value) <= NO_PREFERENCE:
+        return False
     words = {w for w in tokens(value) if w not in FUNCTION_WORDS}
     if any(c.isdigit() for c in value) or all(len(w) <= CODE for w in words):
         return True  # not judged: a date or code

@@ -157,6 +157,18 @@ def test_placeholder(value: str, stand_in: bool) -> None:
     assert placeholder(value) is stand_in
 
 
+@pytest.mark.parametrize(
+    ("value", "name", "stand_in"),
+    [
+        ("password", "password", True), ("Project Name", "project_name", True), ("your_password", "password", True),
+        ("your_name_here, CA", "location", True), ("YOUR_API_KEY", "api_key", True),
+        ("hunter2", "password", False), ("Apollo", "project_name", False), ("Yours Truly", "title", False),
+    ],
+)  # fmt: skip
+def test_a_value_that_names_its_argument_is_a_stand_in(value: str, name: str, stand_in: bool) -> None:
+    assert placeholder(value, name) is stand_in
+
+
 async def test_a_first_call_with_a_stock_stand_in_is_held_back() -> None:
     model = ScriptedModel([call("get_current_weather", location="Alice"), "I am an assistant."])
     result = await Agent(model, tools=[get_current_weather]).run("what is your name?")

@@ -95,3 +95,31 @@ async def test_a_booking_the_user_described_runs() -> None:
     )
     result = await Agent(model, tools=[book_house]).run("Rent a house in Austin for 2 adults, Jan 1 to Jan 10 2023.")
     assert result.steps[0].result == "booked" and not result.steps[0].tool_error
+
+
+FLIGHT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "origin": {"type": "string", "description": "IATA code of the departure airport."},
+        "departure_date": {"type": "string", "description": "The date, 'YYYY-MM-DD'."},
+        "seats": {"type": "integer", "description": "The number of seats."},
+    },
+    "required": ["origin", "departure_date", "seats"],
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "given", "found"),
+    [
+        # a date or a time no one gave is enough alone
+        ({"origin": "JFK", "departure_date": "2023-01-01", "seats": 1}, "Find me a JFK flight.",
+         ["departure_date=2023-01-01"]),
+        ({"origin": "JFK", "departure_date": "10:00", "seats": 1}, "Find me a JFK flight.", ["departure_date=10:00"]),
+        # any date word, or any number, and it is not judged; nor is one made-up number alone
+        ({"origin": "JFK", "departure_date": "2023-01-01", "seats": 1}, "A JFK flight next week.", []),
+        ({"origin": "JFK", "departure_date": "2023-01-01", "seats": 1}, "A JFK flight for 2 on the 1st.", []),
+        ({"origin": "JFK", "departure_date": "2023-01-01", "seats": 3}, "A JFK flight for 2 on the 1st.", []),
+    ],
+)  # fmt: skip
+def test_a_made_up_date_alone_is_held(arguments: dict[str, Any], given: str, found: list[str]) -> None:
+    assert held(arguments, FLIGHT, "Searches flights.", given) == found

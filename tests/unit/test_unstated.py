@@ -81,6 +81,12 @@ STATS = {
         ({"player_name": "x", "province_id": 3}, "a housekeeper in province 3", []),
         ({"player_name": "x", "province_id": 2}, "a housekeeper in Chiang Mai", []),  # its docs' name for 2
         ({"player_name": "x", "level": 3}, "a housekeeper", []),  # no null default: not judged
+        # no-preference words alone ask for nothing, even when written (forty-fourth stop)
+        ({"player_name": "x", "team_name": "any"}, "songs by any artist", ["team_name"]),
+        ({"player_name": "x", "team_name": "Any", "size": "all"}, "country songs", ["team_name", "size"]),
+        ({"player_name": "x", "team_name": "any"}, "", ["team_name"]),
+        ({"player_name": "x", "team_name": "Anyone Else"}, "the band Anyone Else", []),
+        ({"player_name": "any"}, "any player", []),  # required: kept
     ],
 )
 def test_unstated(arguments: dict[str, object], task: str, left_out: list[str]) -> None:
