@@ -27,6 +27,7 @@ from agentcore.powers import without_unasked_powers
 from agentcore.quotes import as_quoted
 from agentcore.rate_sums import as_products
 from agentcore.rates import as_fractions
+from agentcore.relative_dates import on_asked_day
 from agentcore.roles import in_named_places
 from agentcore.run_reads import good_steps, spoken_text
 from agentcore.runaway import cut_short
@@ -121,42 +122,42 @@ def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict
 
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number into
-    a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city
-    alone that the argument's docs give as an example with its state goes as the example ("New York" -> "New York,
-    NY"; agentcore.formats) and a state its city is not in goes as the city's own ("San Francisco, TX" -> "San
-    Francisco, CA"; agentcore.places), and an enum value that only starts the task's word goes as the value that
-    word names (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names
-    added as its bare fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85
-    * 0.5"; agentcore.portions) and a percentage multiplied as a whole number goes as its fraction ("10 * 85" for
-    "10% of the chair's price" runs as "0.1 * 85"; agentcore.percents), and two results added where the task asks
-    how much one exceeds the other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons),
-    and the task's divisor or amount taken away written first goes second ("3 / 899" for "divided by 3";
-    agentcore.operand_order), and a rate of the task added to a count goes times it ("95 + 7" for 7 nights at "$95 a
-    night"; agentcore.rate_sums), and a near copy of a text the task quotes goes as that text (one "la" lost from
-    'la la ... bye'; agentcore.quotes), as does the first untaken of two quoted texts run together, and a date goes
-    in the layout its docs name ("2022/08/16" -> "08-16-2022";
-    agentcore.dates), and an optional argument whose numbers no one gave is left out (`start_date="2021-06-15"`;
-    grounding.invented_optional), and two values go to the arguments the task names them for (`db_name` and `table`
-    swapped back; agentcore.roles), and a converter goes between the units the task names ("25 pounds in kilograms";
-    agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in place of its result
-    goes as that result (agentcore.stand_ins), and a power of a result the task never asks for goes as the result
-    ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone into a sum that leaves
-    out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 * 7.25";
+    a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city alone
+    that the argument's docs give as an example with its state goes as the example ("New York" -> "New York, NY";
+    agentcore.formats) and a state its city is not in goes as the city's own ("San Francisco, TX" -> "San Francisco,
+    CA"; agentcore.places), and an enum value that only starts the task's word goes as the value that word names
+    (`from_unit="m"` for "5 miles" runs as "mi"; agentcore.enum_tails), and a portion the task names added as its bare
+    fraction goes as that portion of the result ("85 + 0.5" for "plus half of it" runs as "85 + 85 * 0.5";
+    agentcore.portions) and a percentage multiplied as a whole number goes as its fraction ("10 * 85" for "10% of the
+    chair's price" runs as "0.1 * 85"; agentcore.percents), and two results added where the task asks how much one
+    exceeds the other go as their difference ("899 + 329" runs as "899 - 329"; agentcore.comparisons), and the task's
+    divisor or amount taken away written first goes second ("3 / 899" for "divided by 3"; agentcore.operand_order), and
+    a rate of the task added to a count goes times it ("95 + 7" for 7 nights at "$95 a night"; agentcore.rate_sums), and
+    a near copy of a text the task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), as
+    does the first untaken of two quoted texts run together, and a date goes in the layout its docs name ("2022/08/16"
+    -> "08-16-2022"; agentcore.dates) and on the day the task asks about against a today it states ("tomorrow? today is
+    2023.10.1"; agentcore.relative_dates), and an optional argument whose numbers no one gave is left out
+    (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
+    (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
+    pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
+    place of its result goes as that result (agentcore.stand_ins), and a power of a result the task never asks for goes
+    as the result ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone into a sum
+    that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 * 7.25";
     agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64 + 2 * 45.9" for 3
-    keyboards and 2 webcams), and a count of "each of my 5 kids" added to the values each of them gets goes times
-    their sum, and an expression that also does a later step of the plan against precedence goes as
-    its own step (step_order), and a count of days converted with the wrong factor goes with the right one (`2 * 60`
-    for minutes; asked_units), and a unit factor of the model's own carried onto the converter's result that
-    replaced it goes (`91.44 * 7 * 1000` after `3 * 7 * 1000` and 3 ft in cm; unit_steps), and an argument that runs
-    on in a decoding loop goes with its repeated operation once (agentcore.runaway), and a long number of the task
-    copied with a zero too few or too many goes as the task writes it (agentcore.copy_slips), and a number of the
-    task written twice where the one unused result belongs goes as that result ("12 - 12" after the backpack's 49.5;
-    agentcore.written_twice), and two results added where the task only multiplies them (or the other way round)
-    go with the task's operation, as does a result and a number the task writes after "add ... to" or "multiplied
-    by", and a result and the number a task asks how far it lies above or below go as their difference
-    (agentcore.named_operation), and a product of two quantities of one kind, where the task asks how many things,
-    goes as the whole over the portion (agentcore.fit_counts), and a sum of a result and a number of the task, where
-    the task asks how much is short or left, as their difference (agentcore.named_operation)."""
+    keyboards and 2 webcams), and a count of "each of my 5 kids" added to the values each of them gets goes times their
+    sum, and an expression that also does a later step of the plan against precedence goes as its own step (step_order),
+    and a count of days converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units), and
+    a unit factor of the model's own carried onto the converter's result that replaced it goes (`91.44 * 7 * 1000` after
+    `3 * 7 * 1000` and 3 ft in cm; unit_steps), and an argument that runs on in a decoding loop goes with its repeated
+    operation once (agentcore.runaway), and a long number of the task copied with a zero too few or too many goes as the
+    task writes it (agentcore.copy_slips), and a number of the task written twice where the one unused result belongs
+    goes as that result ("12 - 12" after the backpack's 49.5; agentcore.written_twice), and two results added where the
+    task only multiplies them (or the other way round) go with the task's operation, as does a result and a number the
+    task writes after "add ... to" or "multiplied by", and a result and the number a task asks how far it lies above or
+    below go as their difference (agentcore.named_operation), and a product of two quantities of one kind, where the
+    task asks how many things, goes as the whole over the portion (agentcore.fit_counts), and a sum of a result and a
+    number of the task, where the task asks how much is short or left, as their difference
+    (agentcore.named_operation)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -186,6 +187,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
+    arguments = on_asked_day(arguments, spec.parameters, run.ctx.task)
     arguments = in_documented_layout(arguments, spec.parameters, run.ctx.task)
     arguments = in_documented_time(arguments, spec.parameters, run.ctx.task)
     arguments = in_named_places(arguments, spec.parameters, run.ctx.task)

@@ -101,7 +101,13 @@ def _parts(value: str, year_first_docs: bool, task: str = "") -> tuple[int, int,
     return (year, month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
 
 
-def _written(parts: tuple[int, int, int], layout: tuple[str, str]) -> str:
+def date_parts(value: str, task: str = "") -> tuple[int, int, int] | None:
+    """(year, month, day) of a plain date in any layout ("2023.10.1", "4th of March 2023"), read month first
+    where day and month could be swapped; its year the task's where it writes none."""
+    return _parts(value.strip(), True, task)
+
+
+def written_date(parts: tuple[int, int, int], layout: tuple[str, str]) -> str:
     year, month, day = parts
     order, sep = layout
     fields = {"y": f"{year:04d}", "m": f"{month:02d}", "d": f"{day:02d}"}
@@ -117,4 +123,4 @@ def in_documented_layout(arguments: dict[str, Any], parameters: dict[str, Any], 
 def _in_layout(value: str, schema: dict[str, Any], task: str = "") -> str | None:
     layout = documented_layout(str(schema.get("description", "")))
     parts = _parts(value.strip(), layout[0] == "ymd", task) if layout else None
-    return _written(parts, layout) if layout and parts else None
+    return written_date(parts, layout) if layout and parts else None

@@ -294,7 +294,7 @@ def invented_optional(arguments: dict[str, Any], parameters: dict[str, Any], des
     return found
 
 
-_DOTTED_DATE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,2})\.(\d{1,4})(?![\d.])")
+_DOTTED_DATE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,2})\.(\d{1,4})(?!\.?\d)")  # "2023.10.1." ends a sentence
 
 
 def _dotted_date_parts(text: str) -> set[float]:

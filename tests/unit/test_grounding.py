@@ -146,7 +146,11 @@ PROJECT = {
         ),
         ({"project_name": "car-rental", "start_date": "yesterday"}, "the 'car-rental' project", []),  # no numbers
         # a date written with dots gives its parts (forty-fourth stop)
-        ({"project_name": "car-rental", "start_date": "2023-10-01"}, "the 'car-rental' project on 2023.10.1", []),
+        (
+            {"project_name": "car-rental", "start_date": "2023-10-01"},
+            "the 'car-rental' project on 2023.10.1. Thanks",
+            [],
+        ),
         (
             {"project_name": "car-rental", "start_date": "2023-10-01"},
             "the 'car-rental' project, 2023.5 hours",
