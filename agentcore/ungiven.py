@@ -16,6 +16,14 @@ needs. Counted, among required arguments only:
 
 Enum values and booleans are the model's to map the user's words onto, and are not counted.
 
+A made-up place is enough alone too, where the conversation names no place at all (forty-fourth stop): "Can you
+assist me in finding a home?" was called with `area="San Francisco, CA"`, "can you find me something fun to do on
+march 10th" with `city="Los Angeles, CA"` (BFCL live_irrelevance dev 640, 662). A place is a required string
+argument named or documented as a city, location, area, address or destination; it is made up when the
+conversation writes no word of its first part ("San Francisco" of "San Francisco, CA") nor its initials ("nyc"),
+and names no place when it writes no capitalised word but a sentence's first and "I". On BFCL's dev ground truth
+this holds one right call of 956 ("the big apple" is New York).
+
 A made-up date or time is enough alone (forty-fourth stop): "Please help me to find a full circle flight" was
 called with `departure_date="2023-01-01"` (BFCL live_irrelevance_622). A user who gives no date at all has not
 asked for one: none of BFCL's 956 dev ground-truth calls has such a date or time.
@@ -28,10 +36,10 @@ import re
 from typing import Any
 
 from agentcore.grounding import ALWAYS_GIVEN, stated_numbers, worked_out
-from agentcore.misfit import unspoken
+from agentcore.misfit import argument_words, unspoken
 
 LEAST_UNGIVEN = 2  # one unwritten value is common in a right call; two are rare (module docs)
-DATE_WEIGHT = LEAST_UNGIVEN  # a date or time no one gave is enough alone (module docs)
+ALONE = LEAST_UNGIVEN  # the weight of a made-up place, date or time: enough alone (module docs)
 
 # A value that is only a date, a time, or both: "01/10/2023", "2023-10-15T11:00:00Z", "11:00", "3 pm". Not an
 # expression: "899+45" and "12/3" are not dates.
@@ -53,6 +61,13 @@ def ungiven(arguments: dict[str, Any], parameters: dict[str, Any], description: 
     """The required arguments whose value no one gave (module docs), each as `name=value`. `given` is the
     conversation: instructions, task and tool results. A number counts as given where the tool's description or
     the argument's own docs write it ("2 adults by default"), not another argument's."""
+    return [text for text, _ in _weighed(arguments, parameters, description, given)]
+
+
+def _weighed(
+    arguments: dict[str, Any], parameters: dict[str, Any], description: str, given: str
+) -> list[tuple[str, int]]:
+    """`ungiven`'s values, each with its weight: a made-up place, date or time is enough alone."""
     properties = parameters.get("properties") or {}
     spoken = stated_numbers(given)
     derived, told = worked_out(spoken - ALWAYS_GIVEN), spoken | stated_numbers(description)
@@ -61,18 +76,39 @@ def ungiven(arguments: dict[str, Any], parameters: dict[str, Any], description: 
     found = []
     for name in parameters.get("required", []):
         value, schema = arguments.get(name), properties.get(name)
-        if name in unwritten:
-            found.append(unwritten[name])
+        if isinstance(schema, dict) and _made_up_place(name, value, schema, given):
+            found.append((f"{name}={value}", ALONE))
+        elif name in unwritten:
+            found.append((unwritten[name], 1))
+        elif not isinstance(schema, dict) or "enum" in schema or isinstance(value, bool):
             continue
-        if not isinstance(schema, dict) or "enum" in schema or isinstance(value, bool):
-            continue
-        if isinstance(value, int | float):
+        elif isinstance(value, int | float):
             written = told | stated_numbers(json.dumps(schema, ensure_ascii=False))
             if round(abs(value), 12) not in written and round(abs(value), 6) not in derived:
-                found.append(f"{name}={value}")
+                found.append((f"{name}={value}", 1))
         elif isinstance(value, str) and not dated and _DATE_VALUE.fullmatch(value.strip()):
-            found.append(f"{name}={value}")
+            found.append((f"{name}={value}", ALONE))
     return found
+
+
+_PLACE_WORDS = frozenset({"city", "location", "area", "town", "address", "destination", "where", "place"})
+# A capitalised word that does not start a sentence: a name the user wrote ("Berkeley", "Chi-town", "Hà Nội").
+# After a colon too: the loop writes the task as "Task: Can you ...".
+_NAME = re.compile(r"(?<![.!?:]\s)(?<![.!?:\n])(?<!^)\b(?!I\b)[^\W\d_a-z]\w*")
+
+
+def _made_up_place(name: str, value: Any, schema: dict[str, Any], given: str) -> bool:
+    """Whether `value` is a place that the conversation, which names no place, does not write (module docs)."""
+    if not isinstance(value, str) or not argument_words(name, schema) & _PLACE_WORDS:
+        return False
+    head = value.split(",")[0].strip()
+    words = re.findall(r"\w+", head.lower())
+    initials = "".join(w[0] for w in words)
+    if not head or _NAME.search(given.strip()) is not None:
+        return False
+    if len(words) >= 2 and re.search(rf"(?<!\w){initials}\w?(?!\w)", given.lower()):
+        return False  # "nyc" for New York
+    return bool(unspoken({name: head}, {"properties": {name: schema}, "required": [name]}, given))
 
 
 def _dates_given(given: str) -> bool:
@@ -81,8 +117,6 @@ def _dates_given(given: str) -> bool:
 
 
 def held(arguments: dict[str, Any], parameters: dict[str, Any], description: str, given: str) -> list[str]:
-    """`ungiven`'s values where they weigh `LEAST_UNGIVEN` or more (a date or time weighs `DATE_WEIGHT`), else
-    none."""
-    found = ungiven(arguments, parameters, description, given)
-    weight = sum(DATE_WEIGHT if _DATE_VALUE.fullmatch(text.split("=", 1)[1].strip()) else 1 for text in found)
-    return found if weight >= LEAST_UNGIVEN else []
+    """`ungiven`'s values where they weigh `LEAST_UNGIVEN` or more, else none."""
+    found = _weighed(arguments, parameters, description, given)
+    return [text for text, _ in found] if sum(weight for _, weight in found) >= LEAST_UNGIVEN else []

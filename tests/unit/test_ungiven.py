@@ -123,3 +123,50 @@ FLIGHT: dict[str, Any] = {
 )  # fmt: skip
 def test_a_made_up_date_alone_is_held(arguments: dict[str, Any], given: str, found: list[str]) -> None:
     assert held(arguments, FLIGHT, "Searches flights.", given) == found
+
+
+SALON: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "The city, in the format 'City, State'."},
+        "is_unisex": {"type": "boolean"},
+        "stylist": {"type": "string", "description": "The stylist's name."},
+    },
+    "required": ["city", "is_unisex"],
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "given", "found"),
+    [
+        # a place no one named, where the conversation names no place, is enough alone
+        ({"city": "Berkeley, CA", "is_unisex": True}, "I need a salon. Can you search for one?", ["city=Berkeley, CA"]),
+        ({"city": "Berkeley, CA", "is_unisex": True}, "I need a salon.\nCan you search?", ["city=Berkeley, CA"]),
+        # the user's place, in any form, or a conversation that names one (a name past a sentence's start)
+        ({"city": "Berkeley, CA", "is_unisex": True}, "A salon in berkeley, please.", []),
+        ({"city": "New York, NY", "is_unisex": True}, "a salon in nyc", []),
+        ({"city": "New York, NY", "is_unisex": True}, "A salon at Chi-town.", []),
+        ({"city": "San Francisco, CA", "is_unisex": True}, "A salon near the Golden Gate.", []),
+        # an optional name is not judged here
+        ({"city": "Berkeley", "is_unisex": True, "stylist": "Linda"}, "A salon in Berkeley.", []),
+    ],
+)  # fmt: skip
+def test_a_made_up_place_alone_is_held(arguments: dict[str, Any], given: str, found: list[str]) -> None:
+    assert held(arguments, SALON, "Finds a salon.", given) == found
+
+
+@tool
+def find_salon(city: str) -> str:
+    """Finds a salon.
+
+    Args:
+        city: The city, in the format 'City, State'.
+    """
+    return f"a salon in {city}"
+
+
+async def test_a_made_up_place_is_held_and_the_agent_asks() -> None:
+    model = ScriptedModel([call("find_salon", city="Berkeley, CA"), "In which city?"])
+    result = await Agent(model, tools=[find_salon]).run("Can you search for a salon? I want a new hair style.")
+    assert result.output == "In which city?" and result.steps[0].tool_error
+    assert "city=Berkeley, CA" in model.requests[1].messages[-1].content
