@@ -16,6 +16,7 @@ from agentcore.messages import NoticePart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, placeholder, spelled_tools, unspoken
 from agentcore.notice_texts import clip
 from agentcore.run_reads import good_steps, spoken_text
+from agentcore.search_asked import ASKS_TO_FIND, finder_for
 from agentcore.tool_fit import LEAST_SHARED, closer_tool, shared_words, unrelated
 from agentcore.ungiven import held
 
@@ -143,23 +144,39 @@ def unfitting_call(run: Run, call: ToolCall) -> bool:
 def closer_call(run: Run, call: ToolCall) -> bool:
     """Once, before any tool result: hold back the first call of a tool with side effects when another offered
     tool's name and description share more of the task's words (agentcore.tool_fit.closer_tool; of its first
-    step, where the task has steps); the next turn must call that tool. Read-only tools are not held, as for
-    `unfitting_call`."""
+    step, where the task has steps), or when it acts and the task asks to find (`_finder_call`); the next turn must
+    call that tool. Read-only tools are not held, as for `unfitting_call`."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or spec.read_only or run.closer_checked or good_steps(run):
         return False
     run.closer_checked = True
     # Judged against the step at hand: "Read count.txt, then use the calculator ..." starts with read_file.
     text = run.plan.current or run.ctx.task
-    found = closer_tool(text, spec, [s for s in run.specs if s.name in run.offered])
+    offered = [s for s in run.specs if s.name in run.offered]
+    found = closer_tool(text, spec, offered)
     if found is None:
-        return False
+        return _finder_call(run, call, spec, text, offered)
     closer, words = found
     step = run.steps[-1]
     step.result, step.tool_error = f"not run: {closer.name} fits the task better", True
     run.notice("another offered tool fits the task better; not run", call=call.signature(), closer=closer.name)
     run.messages.append(prompting.closer_tool_notice(run.ctx.task, call, closer.name, words))
     run.forced = frozenset({closer.name})
+    return True
+
+
+def _finder_call(run: Run, call: ToolCall, spec: ToolSpec, text: str, offered: list[ToolSpec]) -> bool:
+    """Hold back the first call of a tool that acts for a task that asks to find, when a tool that finds is offered
+    (agentcore.search_asked); the next turn must call that one."""
+    finder = finder_for(text, spec, offered)
+    asked = ASKS_TO_FIND.search(text)
+    if finder is None or asked is None:
+        return False
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: the task asks to find, and {finder.name} finds", True
+    run.notice("a tool that acts, for a task that asks to find; not run", call=call.signature(), finder=finder.name)
+    run.messages.append(prompting.finder_tool_notice(run.ctx.task, call, finder.name, asked.group(0).lower()))
+    run.forced = frozenset({finder.name})
     return True
 
 

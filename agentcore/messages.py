@@ -14,6 +14,7 @@ NoticeKind = Literal[
     "repeat",
     "missing_tool",
     "closer_tool",
+    "finder_tool",
     "review",
     "unfinished",
     "power",

@@ -21,7 +21,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
     "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill", "mixed_units", "held_step",
-    "mixed_kinds",
+    "mixed_kinds", "finder_tool",
 )  # fmt: skip
 
 
@@ -59,6 +59,7 @@ def notice_text(part: NoticePart) -> str:
             "mixed_units": _mixed_units_text,
             "held_step": _held_step_text,
             "mixed_kinds": _mixed_kinds_text,
+            "finder_tool": _finder_tool_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -102,6 +103,15 @@ def _closer_tool_text(part: NoticePart) -> str:
     return (
         f"Not run: {part.names[0]} fits the task better than {chosen} (its name and description share more of the "
         f"task's words: {part.what}).\nTask: {part.task}\nCall {part.names[0]} with the task's values."
+    )
+
+
+def _finder_tool_text(part: NoticePart) -> str:
+    """A first call of a tool that acts, held back for a task that asks to find: call the tool that finds."""
+    chosen = part.call.name if part.call is not None else "that tool"
+    return (
+        f"Not run: the task asks to {part.what}, and {chosen} acts rather than finds; {part.names[0]} finds.\n"
+        f"Task: {part.task}\nCall {part.names[0]} with the task's values."
     )
 
 

@@ -265,6 +265,11 @@ def closer_tool_notice(
     return render(replace(part, results=tuple(results)))
 
 
+def finder_tool_notice(task: str, call: ToolCall, finder: str, asked: str) -> Message:
+    """`asked`: the task's words that ask to find ("find", "looking for")."""
+    return render(NoticePart("finder_tool", task, call=call, names=(finder,), what=asked))
+
+
 def unfinished_notice(
     task: str, numbers: Sequence[str], result: str, words: Sequence[str] = (), results: Sequence[str] = ()
 ) -> Message:

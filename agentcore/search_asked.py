@@ -1,0 +1,82 @@
+"""A task that asks to find something calls a tool that finds, not one that acts.
+
+Asked "Can you find a song from 2018 by Jess Glynne?" with `Music_3_LookupMusic` and `Music_3_PlayMedia` offered,
+the 0.5B model plays a made-up track; asked "I'm looking for a Music event in Los Angeles this Saturday", it buys
+tickets. A tool's name says which kind it is: a tool named by a finding verb ("Lookup", "Find", "Search", "get")
+finds, one named by an acting verb ("Play", "Buy", "Reserve", "Add", "book") acts. On BFCL's dev ground truth
+(multiple and live_multiple), of the 207 tasks that ask to find ("find", "search", "look up", "looking for",
+"retrieve", "list", "show me", ...) while both kinds are offered, every one is answered by a finding tool.
+
+So before any tool result, the first call of an acting tool, for a task that asks to find, is held back once
+when a finding tool is offered; the next turn must call the finding tool of the same subject: the one whose name
+shares most words with the chosen tool's (`Music_3_PlayMedia` -> `Music_3_LookupMusic`, not
+`Media_3_FindMovies`), then most of the task's words. Where two tie, nothing is held.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agentcore.function_words import FUNCTION_WORDS
+from agentcore.messages import ToolSpec
+from agentcore.unstated import tokens
+
+ASKS_TO_FIND = re.compile(
+    r"\b(?:find|search|look(?:ing)?\s+(?:up|for)|lookup|locate|retrieve|list|show\s+me|discover|explore|check)\b",
+    re.I,
+)
+_FINDING = frozenset({"find", "search", "lookup", "get", "list", "retrieve", "check", "fetch", "query", "show"})
+_ACTING = frozenset(
+    {"play", "buy", "book", "reserve", "add", "schedule", "set", "send", "make", "create", "delete", "remove",
+     "update", "order", "pay", "transfer", "cancel", "rent", "post", "submit", "share", "purchase", "register"}
+)  # fmt: skip
+
+
+def _stems(text: str) -> set[str]:
+    """Content words by their first five letters, a plural "s" aside ("song" and "songs" are one)."""
+    return {w[:5] for w in tokens(re.sub(r"([a-z])([A-Z])", r"\1 \2", text)) if w.isalpha() and len(w) >= 3} - {
+        w[:5] for w in FUNCTION_WORDS
+    }
+
+
+def _first_word(name: str) -> str:
+    return re.split(r"[^A-Za-z]+|(?<=[a-z])(?=[A-Z])", name.strip("_."))[0].lower()
+
+
+def name_words(name: str) -> set[str]:
+    """The words of a tool's name: "Music_3_PlayMedia" is music, play, media."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
+    return {word.lower() for word in re.findall(r"[A-Za-z]+", spaced)}
+
+
+def finds(spec: ToolSpec) -> bool:
+    words = name_words(spec.name)
+    return bool(words & _FINDING) and not words & _ACTING
+
+
+def acts(spec: ToolSpec) -> bool:
+    words = name_words(spec.name)
+    return bool(words & _ACTING) and not words & _FINDING
+
+
+def finder_for(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> ToolSpec | None:
+    """The finding tool to call instead of `chosen`, an acting tool, for a task that asks to find (module docs);
+    None where the task asks no such thing, `chosen` does not act, or no one finding tool is nearest."""
+    if not acts(chosen) or ASKS_TO_FIND.search(task) is None:
+        return None
+    if name_words(chosen.name) & _ACTING & {word.lower() for word in re.findall(r"[A-Za-z]+", task)}:
+        return None  # "Play a track by Konshens ... Also, I'm looking for ...": the task asks for the act too
+    finders = [spec for spec in specs if spec.name != chosen.name and finds(spec)]
+    subject = _stems(" ".join(name_words(chosen.name) - _ACTING))
+    asked = _stems(task)
+
+    def nearness(spec: ToolSpec) -> tuple[int, int]:
+        kin = len(_stems(" ".join(name_words(spec.name) - _FINDING)) & subject)
+        namespace = _first_word(spec.name) == _first_word(chosen.name)  # one API's tools: "Music_3_..."
+        return len(asked & _stems(f"{spec.name} {spec.description}")), kin + namespace
+
+    ranked = sorted(finders, key=nearness, reverse=True)
+    if not ranked or (len(ranked) > 1 and nearness(ranked[0]) == nearness(ranked[1])):
+        return None
+    return ranked[0]

@@ -1,0 +1,82 @@
+"""A task that asks to find something calls a tool that finds (agentcore.search_asked)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentcore.agent import Agent
+from agentcore.messages import ToolSpec
+from agentcore.search_asked import acts, finder_for, finds
+from agentcore.testing import ScriptedModel, call
+from agentcore.tools.function import tool
+
+
+def spec(name: str, description: str = "") -> ToolSpec:
+    return ToolSpec(name=name, description=description, parameters={"type": "object", "properties": {}})
+
+
+PLAY = spec("Music_3_PlayMedia", "Plays the specified track on a device.")
+LOOKUP = spec("Music_3_LookupMusic", "Retrieves a list of songs that match the user's preferences.")
+MOVIES = spec("Media_3_FindMovies", "Explore movies online based on your preferences.")
+ALARMS = spec("Alarm_1_GetAlarms", "Retrieves the alarms the user has set.")
+OFFERED = [ALARMS, MOVIES, PLAY, LOOKUP]
+
+
+def test_kinds_by_name() -> None:
+    assert finds(LOOKUP) and finds(spec("get_weather")) and not acts(LOOKUP)
+    assert acts(PLAY) and acts(spec("book_flight")) and not finds(PLAY)
+    assert not finds(spec("calculator")) and not acts(spec("calculator"))
+
+
+@pytest.mark.parametrize(
+    ("task", "finder"),
+    [
+        ("Can you find a song from 2018 by Jess Glynne?", LOOKUP),
+        ("I'm looking for Pop songs by Harris J.", LOOKUP),  # the finder of the task's words: songs
+        ("Can you look up some movies with Jack Carson?", MOVIES),
+        # the task asks for the act itself, or asks to find nothing
+        ("Play a track by Konshens. Also, I'm looking for a song.", None),
+        ("Put on some Jess Glynne in the kitchen.", None),
+    ],
+)
+def test_finder_for(task: str, finder: ToolSpec | None) -> None:
+    assert finder_for(task, PLAY, OFFERED) == finder
+
+
+def test_only_a_tool_that_acts_is_held_and_only_for_one_nearest_finder() -> None:
+    assert finder_for("Can you find a song by Sia?", LOOKUP, OFFERED) is None  # it finds already
+    assert finder_for("Can you find a song by Sia?", spec("calculator"), OFFERED) is None
+    tied = [PLAY, spec("A_FindThings", "Finds."), spec("B_FindThings", "Finds.")]
+    assert finder_for("Can you find a song by Sia?", PLAY, tied) is None
+
+
+@tool
+def play_song(track: str) -> str:
+    """Plays a song on the speaker.
+
+    Args:
+        track: The song's title.
+    """
+    return f"playing {track}"
+
+
+@tool
+def lookup_songs(artist: str) -> str:
+    """Lists the songs of an artist.
+
+    Args:
+        artist: The artist's name.
+    """
+    return f"songs by {artist}: Hold My Hand"
+
+
+async def test_the_acting_call_is_held_and_the_finding_tool_called() -> None:
+    model = ScriptedModel(
+        [call("play_song", track="The Last Song"), call("lookup_songs", artist="Jess Glynne"), "Hold My Hand."]
+    )
+    result = await Agent(model, tools=[play_song, lookup_songs]).run("Can you find a song by Jess Glynne?")
+    assert result.steps[0].tool_error and result.steps[0].result.startswith("not run: the task asks to find")
+    assert [s.result for s in result.steps if s.call and not s.tool_error] == ["songs by Jess Glynne: Hold My Hand"]
+    notice = model.requests[1].messages[-1].content
+    assert "the task asks to find" in notice and "Call lookup_songs" in notice
+    assert [t.name for t in model.requests[1].tools] == ["lookup_songs"]
