@@ -184,6 +184,12 @@ def _unjudged(name: str, value: str, schema: dict[str, Any]) -> bool:
     return bool(argument_words(name, schema) & _FREE_TEXT)
 
 
+def said(value: str, given: str) -> bool:
+    """Whether the conversation `given` writes `value` in any form `unspoken` accepts (a word, initials, an
+    abbreviation), whatever the argument takes."""
+    return _written(value.lower(), given.lower())
+
+
 def _written(value: str, text: str) -> bool:
     """Whether `text` writes one of the value's words, the initials of two or more of its words in a row ("SF"
     for San Francisco, CA), or a word that a short word of the value abbreviates ("km" for kilometers)."""

@@ -36,7 +36,7 @@ import re
 from typing import Any
 
 from agentcore.grounding import ALWAYS_GIVEN, stated_numbers, worked_out
-from agentcore.misfit import argument_words, unspoken
+from agentcore.misfit import argument_words, said, unspoken
 
 LEAST_UNGIVEN = 2  # one unwritten value is common in a right call; two are rare (module docs)
 ALONE = LEAST_UNGIVEN  # the weight of a made-up place, date or time: enough alone (module docs)
@@ -108,7 +108,7 @@ def _made_up_place(name: str, value: Any, schema: dict[str, Any], given: str) ->
         return False
     if len(words) >= 2 and re.search(rf"(?<!\w){initials}\w?(?!\w)", given.lower()):
         return False  # "nyc" for New York
-    return bool(unspoken({name: head}, {"properties": {name: schema}, "required": [name]}, given))
+    return not said(head, given)  # judged as a place even where the docs call it data ("weather data")
 
 
 def _dates_given(given: str) -> bool:

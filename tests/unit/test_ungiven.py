@@ -170,3 +170,14 @@ async def test_a_made_up_place_is_held_and_the_agent_asks() -> None:
     result = await Agent(model, tools=[find_salon]).run("Can you search for a salon? I want a new hair style.")
     assert result.output == "In which city?" and result.steps[0].tool_error
     assert "city=Berkeley, CA" in model.requests[1].messages[-1].content
+
+
+def test_a_place_is_judged_even_where_its_docs_call_it_data() -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"city": {"type": "string", "description": "The city to retrieve weather data for."}},
+        "required": ["city"],
+    }
+    assert held({"city": "New York, NY"}, schema, "Weather.", "I need to check weather for tomorrow please.") == [
+        "city=New York, NY"
+    ]
