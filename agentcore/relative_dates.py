@@ -11,7 +11,8 @@ other day, a date argument whose value is today's date (or a day word, "tomorrow
 - a day word: "tomorrow", "the day after tomorrow";
 - a weekday: "next Monday", "upcoming Wednesday", "this Friday" (the first such day after today), "Tuesday next
   week" (that day of the next week, weeks starting on Monday);
-- another date the task writes ("on the 4th of march 2023").
+- another date the task writes ("on the 4th of march 2023"; "April 13th of next year", a month and day alone being
+  in today's year or, where the task says "next year", the next).
 
 A weekday the user gives for today counts over the calendar's: "the upcoming Wednesday, today is Monday April 25th
 2023" asks about the 27th (BFCL's answer), though the 25th was a Tuesday. The day is written in the layout the
@@ -40,6 +41,7 @@ _DAY_WORDS = {"the day after tomorrow": 2, "day after tomorrow": 2, "tomorrow": 
 _NEXT_WEEKDAY = re.compile(rf"\b(next|upcoming|coming|this)\s+{_WEEKDAY}\b", re.I)
 _WEEKDAY_NEXT_WEEK = re.compile(rf"\b{_WEEKDAY}\s+(?:of\s+)?next\s+week\b", re.I)
 _OTHER_DATE = re.compile(rf"{_NUMERIC}|{IN_WORDS.pattern}", re.I)
+_NEXT_YEAR = re.compile(r"\bnext year\b", re.I)
 
 
 def _today(task: str) -> tuple[datetime.date, int, tuple[int, int]] | None:
@@ -85,14 +87,21 @@ def _asked_days(rest: str, today: datetime.date, weekday: int) -> set[datetime.d
     for match in _NEXT_WEEKDAY.finditer(rest):
         ahead = (_WEEKDAYS.index(match.group(2)) - weekday) % 7 or 7
         days.add(today + datetime.timedelta(days=ahead))
+    year = today.year + 1 if _NEXT_YEAR.search(rest) else today.year
     for match in _OTHER_DATE.finditer(rest):
-        parts = date_parts(match.group(0), rest)
+        parts = date_parts(_dated(match, year), rest)
         if parts is not None and parts != (today.year, today.month, today.day):
             try:
                 days.add(datetime.date(*parts))
             except ValueError:
                 continue
     return days
+
+
+def _dated(match: re.Match[str], year: int) -> str:
+    """A date the task writes, with `year` where it is a month and day alone ("April 13th of next year")."""
+    in_words = match.group("m1") or match.group("m2")
+    return f"{match.group(0).rstrip(', ')} {year}" if in_words and not match.group("y") else match.group(0)
 
 
 def on_asked_day(arguments: dict[str, Any], parameters: dict[str, Any], task: str) -> dict[str, Any]:

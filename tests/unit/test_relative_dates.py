@@ -26,6 +26,9 @@ D = datetime.date
         ("The forecast for the upcoming Monday, assuming today is April 4th, 2023?", D(2023, 4, 10)),
         ("Events next Monday. today is 2023-10-1 monday", D(2023, 10, 8)),  # never today itself
         ("A music event on the 25th of march 2023? today is march 15th", D(2023, 3, 25)),  # its year from the task
+        # a month and day alone are in today's year, or the next where the task says so
+        ("The forecast for Philadelphia on April 13th of next year? today is 2023.10.1", D(2024, 4, 13)),
+        ("The weather in Miami on March 3rd? today is 2023.10.1", D(2023, 3, 3)),
     ],
 )
 def test_asked_day(task: str, day: datetime.date) -> None:
