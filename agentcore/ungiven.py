@@ -86,7 +86,7 @@ def _weighed(
             written = told | stated_numbers(json.dumps(schema, ensure_ascii=False))
             if round(abs(value), 12) not in written and round(abs(value), 6) not in derived:
                 found.append((f"{name}={value}", 1))
-        elif isinstance(value, str) and not dated and _DATE_VALUE.fullmatch(value.strip()):
+        elif isinstance(value, str) and not dated and _DATE_VALUE.fullmatch(value.strip()) and value not in given:
             found.append((f"{name}={value}", ALONE))
     return found
 
@@ -111,9 +111,13 @@ def _made_up_place(name: str, value: Any, schema: dict[str, Any], given: str) ->
     return not said(head, given)  # judged as a place even where the docs call it data ("weather data")
 
 
+_WHOLE_NUMBER = re.compile(r"(?<![\d.])\d+(?!\d|\.\d)")
+
+
 def _dates_given(given: str) -> bool:
-    """Whether the conversation writes a date or time in any form: a number, or a word for a day or time."""
-    return bool(re.search(r"\d", given)) or _TIME_WORD.search(given) is not None
+    """Whether the conversation writes a date or time in any form: a whole number, or a word for a day or time. A
+    decimal is no date: "a rating of 3.7 or above" gave the dates of a made-up stay."""
+    return _WHOLE_NUMBER.search(given) is not None or _TIME_WORD.search(given) is not None
 
 
 def held(arguments: dict[str, Any], parameters: dict[str, Any], description: str, given: str) -> list[str]:

@@ -119,6 +119,10 @@ FLIGHT: dict[str, Any] = {
         ({"origin": "JFK", "departure_date": "2023-01-01", "seats": 1}, "A JFK flight next week.", []),
         ({"origin": "JFK", "departure_date": "2023-01-01", "seats": 1}, "A JFK flight for 2 on the 1st.", []),
         ({"origin": "JFK", "departure_date": "2023-01-01", "seats": 3}, "A JFK flight for 2 on the 1st.", []),
+        # a decimal is no date; a value the conversation writes is given, whatever its shape
+        ({"origin": "JFK", "departure_date": "2023-01-01", "seats": 1}, "A JFK flight rated 3.7 or above.",
+         ["departure_date=2023-01-01"]),
+        ({"origin": "JFK", "departure_date": "2.1.3", "seats": 1}, "JFK, version 2.1.3.", []),
     ],
 )  # fmt: skip
 def test_a_made_up_date_alone_is_held(arguments: dict[str, Any], given: str, found: list[str]) -> None:

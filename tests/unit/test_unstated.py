@@ -87,6 +87,8 @@ STATS = {
         ({"player_name": "x", "team_name": "any"}, "", ["team_name"]),
         ({"player_name": "x", "team_name": "Anyone Else"}, "the band Anyone Else", []),
         ({"player_name": "any"}, "any player", []),  # required: kept
+        # a default of no-preference words written out goes too; any other default stays
+        ({"player_name": "x", "genre": "dontcare", "units": "cm"}, "a movie", ["genre"]),
     ],
 )
 def test_unstated(arguments: dict[str, object], task: str, left_out: list[str]) -> None:
