@@ -60,12 +60,18 @@ def _closer_for_copied(run: Run, spec: ToolSpec) -> tuple[str, list[str]] | None
 
 def _closer_named(run: Run, spec: ToolSpec, least: int) -> tuple[str, list[str]] | None:
     """The offered tool whose docs share more of the step's (or task's) words than `spec`'s (`closer_tool`), with
-    those words, where it shares `least` or more and no earlier check named one; it is named once."""
+    those words, where it shares `least` or more and no earlier check named one, or else the tool that finds for a
+    task that asks to find (`search_asked.finder_for`: "Can you find me an available house to rent in Austin" held
+    `Hotels_2_BookHouse` for its made-up dates, and the model answered); it is named once."""
     if run.closer_checked:
         return None
-    found = closer_tool(run.plan.current or run.ctx.task, spec, [s for s in run.specs if s.name in run.offered])
+    text, offered = run.plan.current or run.ctx.task, [s for s in run.specs if s.name in run.offered]
+    found = closer_tool(text, spec, offered)
     if found is None or len(found[1]) < least:
-        return None
+        finder, asked = finder_for(text, spec, offered), ASKS_TO_FIND.search(text)
+        if finder is None or asked is None:  # else a task that asks to find names the tool that finds
+            return None
+        found = finder, [asked.group(0).lower()]
     run.closer_checked = True
     return found[0].name, found[1]
 

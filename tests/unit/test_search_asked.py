@@ -80,3 +80,40 @@ async def test_the_acting_call_is_held_and_the_finding_tool_called() -> None:
     notice = model.requests[1].messages[-1].content
     assert "the task asks to find" in notice and "Call lookup_songs" in notice
     assert [t.name for t in model.requests[1].tools] == ["lookup_songs"]
+
+
+@tool
+def book_house(where_to: str, check_in: str, check_out: str) -> str:
+    """Books a house.
+
+    Args:
+        where_to: The city, as 'City, State'.
+        check_in: The check-in date, MM/DD/YYYY.
+        check_out: The check-out date, MM/DD/YYYY.
+    """
+    return "booked"
+
+
+@tool
+def find_listings(where_to: str) -> str:
+    """Searches for a house to stay in.
+
+    Args:
+        where_to: The city, as 'City, State'.
+    """
+    return f"3 houses in {where_to}"
+
+
+async def test_a_call_held_for_made_up_values_names_the_tool_that_finds() -> None:
+    model = ScriptedModel(
+        [
+            call("book_house", where_to="Austin, TX", check_in="04/23/2023", check_out="04/27/2023"),
+            call("find_listings", where_to="Austin, TX"),
+            "Three houses.",
+        ]
+    )
+    result = await Agent(model, tools=[book_house, find_listings]).run("Can you find me a house to rent in Austin?")
+    assert result.steps[0].tool_error and "given by no one" in (result.steps[0].result or "")
+    assert "find_listings fits the task better" in model.requests[1].messages[-1].content
+    assert [t.name for t in model.requests[1].tools] == ["find_listings"]
+    assert [s.result for s in result.steps if s.call and not s.tool_error] == ["3 houses in Austin, TX"]
