@@ -82,11 +82,16 @@ _GIVEN = re.compile(r"\d|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|\w[./@_]\w")
 def unrelated(task: str, specs: Sequence[ToolSpec]) -> bool:
     """Whether no tool of `specs` shares a content word with the task, while the task has two or more content
     words and no number, quoted text or file-like name ("What color is a clear daytime sky?" offered `lookup`;
-    not "How much does a gizmo cost? The prices are in prices.txt." offered the file tools)."""
+    not "How much does a gizmo cost? The prices are in prices.txt." offered the file tools). A tool's choices are
+    its words too (forty-fourth stop): "Find a Comedy film that features Vanessa Przada?" names a genre of
+    `Movies_3_FindMovies`, whose docs say "movies", and the right call was held. Over BFCL's dev questions this
+    judges 6 fewer entries of the call categories unrelated (11 -> 5) and 2 fewer of the irrelevance ones."""
     if len(_words(task)) < LEAST_SHARED or _GIVEN.search(task):
         return False
     stems = {word[:_LOOSE] for word in _words(task)}
-    return not any(stems & {word[:_LOOSE] for word in _words(tool_docs(spec))} for spec in specs)
+    return not any(
+        stems & {word[:_LOOSE] for word in _words(f"{tool_docs(spec)} {choice_words(spec)}")} for spec in specs
+    )
 
 
 def choice_words(spec: ToolSpec) -> str:

@@ -275,3 +275,13 @@ async def test_a_chain_is_judged_by_its_first_step() -> None:
     task = "Read count.txt, then use the calculator to multiply the number in it by 3."
     result = await Agent(model, tools=[read_file, calculator]).run(task)
     assert [step.result for step in result.steps[:2]] == ["1234", "3702"] and result.output == "3702"
+
+
+def test_a_tool_s_choices_are_its_words_too() -> None:
+    movies = ToolSpec(
+        name="FindMovies",
+        description="Retrieve a list of movies.",
+        parameters={"type": "object", "properties": {"genre": {"type": "string", "enum": ["Comedy", "Drama"]}}},
+    )
+    assert not unrelated("Find a Comedy film that features Vanessa Przada?", [movies])
+    assert unrelated("Tell me a joke about cats", [movies])
