@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
 from agentcore.grounding import placeholders, task_words, unsupplied, with_value
-from agentcore.messages import NoticePart, ToolCall, ToolSpec
+from agentcore.messages import Message, NoticePart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, placeholder, spelled_tools, unspoken
 from agentcore.notice_texts import clip
 from agentcore.run_reads import good_steps, spoken_text
-from agentcore.search_asked import ASKS_TO_FIND, finder_for
+from agentcore.search_asked import finder_for
 from agentcore.tool_fit import LEAST_SHARED, closer_tool, shared_words, unrelated
 from agentcore.ungiven import held
 
@@ -68,10 +68,10 @@ def _closer_named(run: Run, spec: ToolSpec, least: int) -> tuple[str, list[str]]
     text, offered = run.plan.current or run.ctx.task, [s for s in run.specs if s.name in run.offered]
     found = closer_tool(text, spec, offered)
     if found is None or len(found[1]) < least:
-        finder, asked = finder_for(text, spec, offered), ASKS_TO_FIND.search(text)
-        if finder is None or asked is None:  # else a task that asks to find names the tool that finds
+        finder = finder_for(text, spec, offered)  # else a task that asks to find names the tool that finds
+        if finder is None:
             return None
-        found = finder, [asked.group(0).lower()]
+        found = finder[0], [finder[1]]
     run.closer_checked = True
     return found[0].name, found[1]
 
@@ -163,26 +163,29 @@ def closer_call(run: Run, call: ToolCall) -> bool:
     if found is None:
         return _finder_call(run, call, spec, text, offered)
     closer, words = found
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: {closer.name} fits the task better", True
     run.notice("another offered tool fits the task better; not run", call=call.signature(), closer=closer.name)
-    run.messages.append(prompting.closer_tool_notice(run.ctx.task, call, closer.name, words))
-    run.forced = frozenset({closer.name})
-    return True
+    notice = prompting.closer_tool_notice(run.ctx.task, call, closer.name, words)
+    return _held_for(run, closer.name, f"{closer.name} fits the task better", notice)
 
 
 def _finder_call(run: Run, call: ToolCall, spec: ToolSpec, text: str, offered: list[ToolSpec]) -> bool:
     """Hold back the first call of a tool that acts for a task that asks to find, when a tool that finds is offered
     (agentcore.search_asked); the next turn must call that one."""
-    finder = finder_for(text, spec, offered)
-    asked = ASKS_TO_FIND.search(text)
-    if finder is None or asked is None:
+    found = finder_for(text, spec, offered)
+    if found is None:
         return False
-    step = run.steps[-1]
-    step.result, step.tool_error = f"not run: the task asks to find, and {finder.name} finds", True
+    finder, asked = found
     run.notice("a tool that acts, for a task that asks to find; not run", call=call.signature(), finder=finder.name)
-    run.messages.append(prompting.finder_tool_notice(run.ctx.task, call, finder.name, asked.group(0).lower()))
-    run.forced = frozenset({finder.name})
+    notice = prompting.finder_tool_notice(run.ctx.task, call, finder.name, asked)
+    return _held_for(run, finder.name, f"the task asks to find, and {finder.name} finds", notice)
+
+
+def _held_for(run: Run, tool: str, why: str, notice: Message) -> bool:
+    """The latest call not run, for `why`; `notice` is the next message, and the next turn must call `tool`."""
+    step = run.steps[-1]
+    step.result, step.tool_error = f"not run: {why}", True
+    run.messages.append(notice)
+    run.forced = frozenset({tool})
     return True
 
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
+from agentcore.tool_fit import stems
 from agentcore.unstated import tokens
 
-ASKS_TO_FIND = re.compile(
+_ASKS_TO_FIND = re.compile(
     r"\b(?:find|search|look(?:ing)?\s+(?:up|for)|lookup|locate|retrieve|list|show\s+me|discover|explore|check)\b",
     re.I,
 )
@@ -34,10 +34,8 @@ _ACTING = frozenset(
 
 
 def _stems(text: str) -> set[str]:
-    """Content words by their first five letters, a plural "s" aside ("song" and "songs" are one)."""
-    return {w[:5] for w in tokens(re.sub(r"([a-z])([A-Z])", r"\1 \2", text)) if w.isalpha() and len(w) >= 3} - {
-        w[:5] for w in FUNCTION_WORDS
-    }
+    """`tool_fit.stems` with a plural "s" taken off first: "song" and "songs" are one (four letters are no stem)."""
+    return stems(" ".join(tokens(text)))
 
 
 def _first_word(name: str) -> str:
@@ -60,10 +58,12 @@ def acts(spec: ToolSpec) -> bool:
     return bool(words & _ACTING) and not words & _FINDING
 
 
-def finder_for(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> ToolSpec | None:
-    """The finding tool to call instead of `chosen`, an acting tool, for a task that asks to find (module docs);
-    None where the task asks no such thing, `chosen` does not act, or no one finding tool is nearest."""
-    if not acts(chosen) or ASKS_TO_FIND.search(task) is None:
+def finder_for(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple[ToolSpec, str] | None:
+    """The finding tool to call instead of `chosen`, an acting tool, for a task that asks to find (module docs),
+    with the task's words that ask ("find", "looking for"); None where the task asks no such thing, `chosen` does
+    not act, or no one finding tool is nearest."""
+    asking = _ASKS_TO_FIND.search(task)
+    if not acts(chosen) or asking is None:
         return None
     if name_words(chosen.name) & _ACTING & {word.lower() for word in re.findall(r"[A-Za-z]+", task)}:
         return None  # "Play a track by Konshens ... Also, I'm looking for ...": the task asks for the act too
@@ -79,4 +79,4 @@ def finder_for(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> ToolSp
     ranked = sorted(finders, key=nearness, reverse=True)
     if not ranked or (len(ranked) > 1 and nearness(ranked[0]) == nearness(ranked[1])):
         return None
-    return ranked[0]
+    return ranked[0], asking.group(0).lower()

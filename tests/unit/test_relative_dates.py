@@ -49,15 +49,9 @@ def test_no_one_day_asked(task: str) -> None:
     assert asked_day(task) is None
 
 
-DATED = {
-    "type": "object",
-    "properties": {
-        "city": {"type": "string"},
-        "date": {"type": "string", "description": "The date, in the format 'YYYY-MM-DD'."},
-        "on": {"type": "string", "description": "The day, MM/DD/YYYY."},
-        "note": {"type": "string", "description": "A note."},
-    },
-}
+# Optional strings: a date in two documented layouts, and a note that takes no date.
+_DOCS = {"city": "", "date": "The date, in the format 'YYYY-MM-DD'.", "on": "The day, MM/DD/YYYY.", "note": "A note."}
+DATED = {"type": "object", "properties": {name: {"type": "string", "description": d} for name, d in _DOCS.items()}}
 
 
 def test_today_or_a_day_word_becomes_the_asked_day_in_the_documented_layout() -> None:

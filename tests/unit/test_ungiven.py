@@ -97,15 +97,17 @@ async def test_a_booking_the_user_described_runs() -> None:
     assert result.steps[0].result == "booked" and not result.steps[0].tool_error
 
 
-FLIGHT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "origin": {"type": "string", "description": "IATA code of the departure airport."},
-        "departure_date": {"type": "string", "description": "The date, 'YYYY-MM-DD'."},
-        "seats": {"type": "integer", "description": "The number of seats."},
-    },
-    "required": ["origin", "departure_date", "seats"],
-}
+def required_object(**docs: tuple[str, str]) -> dict[str, Any]:
+    """A schema whose arguments, each given as (type, description), are all required."""
+    properties = {name: {"type": kind, "description": text} for name, (kind, text) in docs.items()}
+    return {"type": "object", "properties": properties, "required": list(docs)}
+
+
+FLIGHT = required_object(
+    origin=("string", "IATA code of the departure airport."),
+    departure_date=("string", "The date, 'YYYY-MM-DD'."),
+    seats=("integer", "The number of seats."),
+)
 
 
 @pytest.mark.parametrize(
@@ -129,15 +131,8 @@ def test_a_made_up_date_alone_is_held(arguments: dict[str, Any], given: str, fou
     assert held(arguments, FLIGHT, "Searches flights.", given) == found
 
 
-SALON: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "city": {"type": "string", "description": "The city, in the format 'City, State'."},
-        "is_unisex": {"type": "boolean"},
-        "stylist": {"type": "string", "description": "The stylist's name."},
-    },
-    "required": ["city", "is_unisex"],
-}
+SALON = required_object(city=("string", "The city, in the format 'City, State'."), is_unisex=("boolean", ""))
+SALON["properties"]["stylist"] = {"type": "string", "description": "The stylist's name."}  # optional
 
 
 @pytest.mark.parametrize(
@@ -177,11 +172,7 @@ async def test_a_made_up_place_is_held_and_the_agent_asks() -> None:
 
 
 def test_a_place_is_judged_even_where_its_docs_call_it_data() -> None:
-    schema: dict[str, Any] = {
-        "type": "object",
-        "properties": {"city": {"type": "string", "description": "The city to retrieve weather data for."}},
-        "required": ["city"],
-    }
+    schema = required_object(city=("string", "The city to retrieve weather data for."))
     assert held({"city": "New York, NY"}, schema, "Weather.", "I need to check weather for tomorrow please.") == [
         "city=New York, NY"
     ]
