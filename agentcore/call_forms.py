@@ -17,6 +17,7 @@ from agentcore.fit_counts import as_fit_count, asks_how_many
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
 from agentcore.messages import ToolCall, ToolSpec
+from agentcore.named_flags import asked_flags
 from agentcore.named_operation import as_distance, as_gap, as_named_operation, as_task_operation
 from agentcore.operand_order import in_task_order
 from agentcore.percents import as_percent_fractions
@@ -136,7 +137,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     a near copy of a text the task quotes goes as that text (one "la" lost from 'la la ... bye'; agentcore.quotes), as
     does the first untaken of two quoted texts run together, and a date goes in the layout its docs name ("2022/08/16"
     -> "08-16-2022"; agentcore.dates) and on the day the task asks about against a today it states ("tomorrow? today is
-    2023.10.1"; agentcore.relative_dates), and an optional argument whose numbers no one gave is left out
+    2023.10.1"; agentcore.relative_dates), and a yes-or-no argument the task names unnegated goes as yes ("a unisex
+    salon"; agentcore.named_flags), and an optional argument whose numbers no one gave is left out
     (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
     (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
     pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
@@ -187,7 +189,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
-    arguments = on_asked_day(arguments, spec.parameters, run.ctx.task)
+    arguments = asked_flags(on_asked_day(arguments, spec.parameters, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = in_documented_layout(arguments, spec.parameters, run.ctx.task)
     arguments = in_documented_time(arguments, spec.parameters, run.ctx.task)
     arguments = in_named_places(arguments, spec.parameters, run.ctx.task)

@@ -6,7 +6,9 @@ Tuesday next week ... Today is tuesday 2023.10.10", `date="2023.10.1"` for "the 
 today is 2023.10.1" (BFCL live_multiple dev 676, 668, 682).
 
 Where the task states today's date ("today is 2023.10.1", "assuming today is April 4th, 2023") and asks about one
-other day, a date argument whose value is today's date (or a day word, "tomorrow") gets that day:
+other day, a date argument whose value is today's date (or a day word, "tomorrow"), or the only date argument
+holding a past date the task never writes where it asks about a later day (`date="2023-04-01"` for "the upcoming
+Monday, assuming today is April 4th, 2023", BFCL live_multiple dev 800), gets that day:
 
 - a day word: "tomorrow", "the day after tomorrow";
 - a weekday: "next Monday", "upcoming Wednesday", "this Friday" (the first such day after today), "Tuesday next
@@ -110,18 +112,33 @@ def on_asked_day(arguments: dict[str, Any], parameters: dict[str, Any], task: st
     asked = asked_day(task)
     if asked is None:
         return arguments
-    return each_free_string(arguments, parameters, partial(_on_day, today=asked[0], day=asked[1], task=task))
+    dated = [v for v in arguments.values() if isinstance(v, str) and date_parts(v.strip(), task) is not None]
+    on_day = partial(_on_day, today=asked[0], day=asked[1], task=task, alone=len(dated) == 1)
+    return each_free_string(arguments, parameters, on_day)
 
 
-def _on_day(value: str, schema: dict[str, Any], today: datetime.date, day: datetime.date, task: str) -> str | None:
+def _on_day(
+    value: str, schema: dict[str, Any], *, today: datetime.date, day: datetime.date, task: str, alone: bool
+) -> str | None:
     description = str(schema.get("description", ""))
     documented = documented_layout(description)
     if documented is None and "date" not in description.lower():
         return None  # an argument that takes no date
     text = value.strip()
-    if text.lower() not in _DAY_WORDS and text.lower() != "today" and date_parts(text, task) != _parts_of(today):
+    if text.lower() not in _DAY_WORDS and text.lower() != "today" and not _stands_in(text, today, day, task, alone):
         return None
     return written_date(_parts_of(day), documented or ("ymd", "-"))
+
+
+def _stands_in(text: str, today: datetime.date, day: datetime.date, task: str, alone: bool) -> bool:
+    """Whether a date value stands where the asked day belongs: today's date, or, in the only date argument where
+    the task asks about a later day, a past date it never writes ("2023-04-01" for "the upcoming Monday, assuming
+    today is April 4th, 2023"). A later one may be the calendar's reading: "next Monday ... today is 2023-10-1
+    monday" is answered 2023-10-09 (BFCL live_multiple dev 670), though that Monday's next is the 8th."""
+    parts = date_parts(text, task)
+    if parts is None or parts == _parts_of(day):
+        return False
+    return parts == _parts_of(today) or (alone and today < day and _parts_of(today) > parts and text not in task)
 
 
 def _parts_of(day: datetime.date) -> tuple[int, int, int]:

@@ -58,8 +58,13 @@ def test_today_or_a_day_word_becomes_the_asked_day_in_the_documented_layout() ->
     task = "The weather in New York tomorrow? today is 2023.10.1"
     assert on_asked_day({"city": "NY", "date": "2023.10.1"}, DATED, task) == {"city": "NY", "date": "2023-10-02"}
     assert on_asked_day({"on": "tomorrow"}, DATED, task) == {"on": "10/02/2023"}
-    # another date, or an argument that takes no date, is the model's own
+    # a past date the task never writes, in the only date argument, stands in for the asked day too
+    assert on_asked_day({"date": "2023-09-01"}, DATED, task) == {"date": "2023-10-02"}
+    # not a later one, nor one beside another date, nor in an argument that takes no date
     assert on_asked_day({"date": "2023-10-05"}, DATED, task) == {"date": "2023-10-05"}
+    assert on_asked_day({"date": "2023-09-01", "on": "10/09/2023"}, DATED, task) == {
+        "date": "2023-09-01", "on": "10/09/2023"
+    }  # fmt: skip
     assert on_asked_day({"note": "2023.10.1"}, DATED, task) == {"note": "2023.10.1"}
 
 

@@ -176,3 +176,25 @@ def test_a_place_is_judged_even_where_its_docs_call_it_data() -> None:
     assert held({"city": "New York, NY"}, schema, "Weather.", "I need to check weather for tomorrow please.") == [
         "city=New York, NY"
     ]
+
+
+TEAM = required_object(team_id=("string", "The team's identifier."), force=("boolean", ""))
+PROVINCE = required_object(province_id=("integer", "ID of the province. For example, 1 for Bangkok, 2 for Chiang Mai."))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "schema", "given", "found"),
+    [
+        # an identifier no one wrote, where the conversation writes no digit, is enough alone
+        ({"team_id": "12345", "force": True}, TEAM, "Tell me something", ["team_id=12345"]),
+        ({"team_id": "MD5", "force": True}, TEAM, "mert", ["team_id=MD5"]),
+        # the user's identifier, a conversation that writes digits, or a value the docs write
+        ({"team_id": "blue", "force": True}, TEAM, "Delete the team called blue.", []),
+        ({"team_id": "12345", "force": True}, TEAM, "Delete my team, the one from 2021.", []),
+        ({"province_id": 1}, PROVINCE, "Find a cleaner in Bangkok.", []),
+    ],
+)  # fmt: skip
+def test_a_made_up_identifier_alone_is_held(
+    arguments: dict[str, Any], schema: dict[str, Any], given: str, found: list[str]
+) -> None:
+    assert held(arguments, schema, "Manages teams.", given) == found
