@@ -285,3 +285,23 @@ def test_a_tool_s_choices_are_its_words_too() -> None:
     )
     assert not unrelated("Find a Comedy film that features Vanessa Przada?", [movies])
     assert unrelated("Tell me a joke about cats", [movies])
+
+
+def _with_flag(name: str, description: str, flag: str) -> ToolSpec:
+    parameters = {"type": "object", "properties": {flag: {"type": "boolean", "description": f"Whether {flag}."}}}
+    return ToolSpec(name=name, description=description, parameters=parameters)
+
+
+SALONS = [
+    _with_flag("Restaurants_2_FindRestaurants", "Finds restaurants in a location.", "has_seating_outdoors"),
+    _with_flag("Services_1_BookAppointment", "Books an appointment with a hair stylist or salon.", "confirm"),
+    _with_flag("Services_1_FindProvider", "Search for a hair stylist or salon in a city.", "is_unisex"),
+]
+
+
+def test_a_tie_left_goes_to_the_tool_whose_whole_docs_share_most() -> None:
+    # "hair" and "salon" tie the two salon tools by name and description; only one has `is_unisex`
+    found = closer_tool("so can you find me a unisex salon for my hair?", SALONS[0], SALONS)
+    assert found is not None and found[0].name == "Services_1_FindProvider"
+    # where the whole docs tie too, no one tool is closer
+    assert closer_tool("so can you find me a salon for my hair?", SALONS[0], SALONS) is None
