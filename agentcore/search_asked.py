@@ -48,6 +48,10 @@ def name_words(name: str) -> set[str]:
     return {word.lower() for word in re.findall(r"[A-Za-z]+", spaced)}
 
 
+def asks_to_find(task: str) -> bool:
+    return _ASKS_TO_FIND.search(task) is not None
+
+
 def finds(spec: ToolSpec) -> bool:
     words = name_words(spec.name)
     return bool(words & _FINDING) and not words & _ACTING

@@ -303,5 +303,12 @@ def test_a_tie_left_goes_to_the_tool_whose_whole_docs_share_most() -> None:
     # "hair" and "salon" tie the two salon tools by name and description; only one has `is_unisex`
     found = closer_tool("so can you find me a unisex salon for my hair?", SALONS[0], SALONS)
     assert found is not None and found[0].name == "Services_1_FindProvider"
-    # where the whole docs tie too, no one tool is closer
-    assert closer_tool("so can you find me a salon for my hair?", SALONS[0], SALONS) is None
+    # where the whole docs tie too and the task asks to find nothing, no one tool is closer
+    assert closer_tool("a salon for my hair, please", SALONS[0], SALONS) is None
+
+
+def test_a_tie_left_on_the_whole_docs_goes_to_the_tool_that_finds_for_a_task_that_asks_to_find() -> None:
+    tied = [*SALONS[:2], _with_flag("Services_1_FindProvider", "Search for a hair stylist or salon.", "confirm")]
+    found = closer_tool("will you find me a salon for my hair?", tied[0], tied)
+    assert found is not None and found[0].name == "Services_1_FindProvider"
+    assert closer_tool("a salon for my hair, please", tied[0], tied) is None  # it asks to find nothing
