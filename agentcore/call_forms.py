@@ -34,7 +34,7 @@ from agentcore.run_reads import good_steps, spoken_text
 from agentcore.runaway import cut_short
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
-from agentcore.times import in_documented_time
+from agentcore.times import as_task_time, in_documented_time
 from agentcore.tool_fit import tool_docs
 from agentcore.tool_order import computes
 from agentcore.unfinished import BARE_NUMBER, leaves, values_in
@@ -138,7 +138,8 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     does the first untaken of two quoted texts run together, and a date goes in the layout its docs name ("2022/08/16"
     -> "08-16-2022"; agentcore.dates) and on the day the task asks about against a today it states ("tomorrow? today is
     2023.10.1"; agentcore.relative_dates), and a yes-or-no argument the task names unnegated goes as yes ("a unisex
-    salon"; agentcore.named_flags), and an optional argument whose numbers no one gave is left out
+    salon"; agentcore.named_flags), and a time the task does not write, where it writes one, goes as that time
+    (`time="14:30"` for "at 13:30"; agentcore.times), and an optional argument whose numbers no one gave is left out
     (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
     (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
     pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
@@ -191,7 +192,9 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
     arguments = asked_flags(on_asked_day(arguments, spec.parameters, run.ctx.task), spec.parameters, run.ctx.task)
     arguments = in_documented_layout(arguments, spec.parameters, run.ctx.task)
-    arguments = in_documented_time(arguments, spec.parameters, run.ctx.task)
+    arguments = as_task_time(
+        in_documented_time(arguments, spec.parameters, run.ctx.task), spec.parameters, run.ctx.task
+    )
     arguments = in_named_places(arguments, spec.parameters, run.ctx.task)
     arguments = _without_invented(run, spec, arguments)
     arguments = _with_named_codes(run, spec, arguments)

@@ -72,3 +72,44 @@ def in_documented_time(arguments: dict[str, Any], parameters: dict[str, Any], ta
     """`arguments` with each top-level string that ends in a time written in the time layout its docs name (the
     half of the day taken from `task` where the value has none). The same dict when nothing changes."""
     return each_free_string(arguments, parameters, partial(_in_layout, task=task))
+
+
+# A clock time the task writes: "13:30", "2:30 PM", "10am" (an hour alone needs its half of the day).
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*(?:([ap])\.?m\b\.?)?", re.I)
+_PLAIN = re.compile(r"(\d{1,2}):(\d{2})(:\d{2})?")
+
+
+def _task_clocks(task: str) -> set[tuple[int, int]]:
+    """The clock times `task` writes, as (hour 0-23, minute); an hour without AM or PM as written."""
+    found = set()
+    for match in _CLOCK.finditer(task):
+        hour, minute, half = int(match.group(1)), match.group(2), (match.group(3) or "").lower()
+        if (minute is None and not half) or hour > 23 or int(minute or 0) > 59:
+            continue
+        found.add((hour % 12 + 12 if half == "p" else hour % 12 if half == "a" else hour, int(minute or 0)))
+    return found
+
+
+def as_task_time(arguments: dict[str, Any], parameters: dict[str, Any], task: str) -> dict[str, Any]:
+    """`arguments` with a time that the task does not write, where it writes one time only, set to that time:
+    "a table ... at 13:30 for 4 people" called with `time="14:30"` (BFCL live_multiple dev 850). Only a plain
+    "HH:MM" value of an argument named or documented as a time; an hour the task writes without its half of the
+    day matches either half. The same dict when nothing changes."""
+    clocks = _task_clocks(task)
+    if len(clocks) != 1:
+        return arguments
+    (hour, minute), properties = clocks.pop(), parameters.get("properties") or {}
+    fixed = dict(arguments)
+    for name, value in arguments.items():
+        match = _PLAIN.fullmatch(value.strip()) if isinstance(value, str) else None
+        schema = properties.get(name)
+        if match is None or not isinstance(schema, dict) or not _names_time(name, schema):
+            continue
+        given = int(match.group(1)), int(match.group(2))
+        if given[1] != minute or given[0] % 12 != hour % 12:
+            fixed[name] = f"{hour:02d}:{minute:02d}{match.group(3) or ''}"
+    return fixed if fixed != arguments else arguments
+
+
+def _names_time(name: str, schema: dict[str, Any]) -> bool:
+    return "time" in name.lower() or documented_time(str(schema.get("description", ""))) is not None

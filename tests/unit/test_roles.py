@@ -172,3 +172,39 @@ async def test_the_route_runs_from_where_the_task_starts_it() -> None:
     model = ScriptedModel([call("traffic_estimate", start_location="Los Angeles", end_location="Las Vegas"), "Light."])
     result = await Agent(model, tools=[traffic_estimate]).run("Traffic from Las Vegas to Los Angeles tonight?")
     assert result.steps[0].result == "Las Vegas -> Los Angeles: light"
+
+
+def test_a_time_stays_in_the_argument_documented_as_a_time() -> None:
+    # "set" (of the time's docs) stands nearer "new alarm" than any word of the name's docs
+    schema = {
+        "type": "object",
+        "properties": {
+            "new_alarm_time": {"type": "string", "description": "The time to set for the new alarm (HH:MM)."},
+            "new_alarm_name": {"type": "string", "description": "The label to assign to the new alarm."},
+        },
+    }
+    arguments = {"new_alarm_time": "17:15", "new_alarm_name": "New alarm"}
+    assert in_named_places(arguments, schema, "Can you set a new alarm for me at 17:15?") == arguments
+
+
+MUSIC = {
+    "type": "object",
+    "properties": {
+        "artist": {"type": "string", "description": "The performer. Use 'dontcare' to ignore.", "default": "dontcare"},
+        "album": {"type": "string", "description": "The title of the album.", "default": "dontcare"},
+        "genre": {"type": "string", "enum": ["Pop", "Metal", "dontcare"], "default": "dontcare"},
+        "year": {"type": "string", "enum": ["2019", "2021", "dontcare"], "default": "dontcare"},
+    },
+}
+
+
+def test_a_value_the_task_names_for_neither_stays_where_the_choices_hold_it() -> None:
+    task = "Find me a list of Metal songs released in 2019? Ideally, tracks by Sabaton."
+    assert in_named_places({"artist": "Sabaton", "album": "Metal", "genre": "Metal"}, MUSIC, task) == {
+        "artist": "Sabaton", "genre": "Metal"
+    }  # fmt: skip
+    assert in_named_places({"album": "2021", "year": "2021"}, MUSIC, "Some Pop songs from 2021") == {"year": "2021"}
+    # a free string's own no-preference value stays beside an enum's
+    assert in_named_places({"album": "dontcare", "genre": "dontcare"}, MUSIC, "Some songs") == {
+        "album": "dontcare", "genre": "dontcare"
+    }  # fmt: skip

@@ -3,11 +3,13 @@ has none (`agentcore.times`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
-from agentcore.times import Layout, documented_time, in_documented_time
+from agentcore.times import Layout, as_task_time, documented_time, in_documented_time
 from agentcore.tools.function import tool
 
 HM = "The pick-up time in the format 'HH:MM'."
@@ -64,3 +66,30 @@ async def test_a_time_runs_in_its_documented_layout() -> None:
     model = ScriptedModel([call("book_cleaner", start="2024-03-04 03:00"), "Booked."])
     result = await Agent(model, tools=[book_cleaner]).run("Book a cleaner for March 4, 2024, from 3:00 p.m.")
     assert [step.result for step in result.steps if step.call] == ["booked for 2024-03-04 15:00:00"]
+
+
+TABLE = {
+    "type": "object",
+    "properties": {
+        "time": {"type": "string", "description": "The reservation time, in 24-hour format 'HH:MM'."},
+        "note": {"type": "string", "description": "A note."},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("task", "arguments", "expected"),
+    [
+        ("A table at 13:30 for 4 people on the 14th of March 2023", {"time": "14:30"}, {"time": "13:30"}),
+        ("A table at 1:30 pm, please", {"time": "11:30"}, {"time": "13:30"}),
+        # the task's time in any half of the day, two times, none, or an argument that takes no time: unchanged
+        ("A table at 1:30, please", {"time": "13:30"}, {"time": "13:30"}),
+        ("A table at 13:30 or 14:30", {"time": "15:00"}, {"time": "15:00"}),
+        ("A table for 4 on the 14th", {"time": "19:00"}, {"time": "19:00"}),
+        ("A table at 13:30", {"note": "14:30"}, {"note": "14:30"}),
+    ],
+)
+def test_a_time_the_task_does_not_write_goes_as_its_one_time(
+    task: str, arguments: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    assert as_task_time(arguments, TABLE, task) == expected
