@@ -132,8 +132,8 @@ def _made_up_id(name: str, value: Any, schema: dict[str, Any], description: str,
     text = str(value).strip()
     if not text or re.search(r"\d", given) or said(text, given):
         return False
-    documented = stated_numbers(f"{description} {json.dumps(schema, ensure_ascii=False)}")
-    return not (isinstance(value, int) and value in documented) and text not in documented_values(schema)
+    docs = f"{description} {json.dumps(schema, ensure_ascii=False)}"
+    return re.search(rf"(?<![\w.]){re.escape(text)}(?![\w.])", docs) is None and text not in documented_values(schema)
 
 
 _WHOLE_NUMBER = re.compile(r"(?<![\d.])\d+(?!\d|\.\d)")

@@ -35,7 +35,8 @@ def test_kinds_by_name() -> None:
         ("Can you find songs by Sia?", LOOKUP),  # "songs" and "song" are one word
         ("I'm looking for Pop songs by Harris J.", LOOKUP),  # the finder of the task's words: songs
         ("Can you look up some movies with Jack Carson?", MOVIES),
-        # the task asks for the act itself, or asks to find nothing
+        ("Can you find a song by Sia? Then play it in the kitchen.", LOOKUP),  # it asks to find first
+        # the task asks for the act first, or asks to find nothing
         ("Play a track by Konshens. Also, I'm looking for a song.", None),
         ("Put on some Jess Glynne in the kitchen.", None),
     ],

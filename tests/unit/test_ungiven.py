@@ -179,7 +179,7 @@ def test_a_place_is_judged_even_where_its_docs_call_it_data() -> None:
 
 
 TEAM = required_object(team_id=("string", "The team's identifier."), force=("boolean", ""))
-PROVINCE = required_object(province_id=("integer", "ID of the province. For example, 1 for Bangkok, 2 for Chiang Mai."))
+PROVINCE = required_object(province_id=("integer", "ID of the province. For example, 3 for Bangkok, 2 for Chiang Mai."))
 
 
 @pytest.mark.parametrize(
@@ -188,10 +188,11 @@ PROVINCE = required_object(province_id=("integer", "ID of the province. For exam
         # an identifier no one wrote, where the conversation writes no digit, is enough alone
         ({"team_id": "12345", "force": True}, TEAM, "Tell me something", ["team_id=12345"]),
         ({"team_id": "MD5", "force": True}, TEAM, "mert", ["team_id=MD5"]),
+        ({"province_id": 1}, PROVINCE, "获取武汉的天气", ["province_id=1"]),  # 1 is no value the docs give here
         # the user's identifier, a conversation that writes digits, or a value the docs write
         ({"team_id": "blue", "force": True}, TEAM, "Delete the team called blue.", []),
         ({"team_id": "12345", "force": True}, TEAM, "Delete my team, the one from 2021.", []),
-        ({"province_id": 1}, PROVINCE, "Find a cleaner in Bangkok.", []),
+        ({"province_id": 3}, PROVINCE, "Find a cleaner in Bangkok.", []),
     ],
 )  # fmt: skip
 def test_a_made_up_identifier_alone_is_held(
