@@ -227,7 +227,20 @@ def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str
         return found
     docs = f"{spec.description} {json.dumps(spec.parameters, ensure_ascii=False)}"
     pairs = [text.split("=", 1) for text in required]
-    return [f"{name}={value}" for name, value in pairs if in_example(value, docs) or placeholder(value, name)]
+    found = [f"{name}={value}" for name, value in pairs if in_example(value, docs) or placeholder(value, name)]
+    return found + [text for text in _stand_ins(call, spec, spoken) if text not in found]
+
+
+def _stand_ins(call: ToolCall, spec: ToolSpec, spoken: str) -> list[str]:
+    """Required strings that are stock stand-ins the conversation does not write, even where the docs give them as
+    the layout: "https://api.example.com/data" ("formatted as '...'") was sent for a question about a bus stop
+    (BFCL live_irrelevance dev 846)."""
+    names = spec.parameters.get("required") or []
+    return [
+        f"{name}={value}"
+        for name, value in call.arguments.items()
+        if name in names and isinstance(value, str) and placeholder(value, name) and value.lower() not in spoken.lower()
+    ]
 
 
 def _misfit_text(name: str, value: str, kind: str, parameters: dict[str, Any]) -> str:

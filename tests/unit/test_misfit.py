@@ -176,6 +176,25 @@ async def test_a_first_call_with_a_stock_stand_in_is_held_back() -> None:
     assert "location=Alice is in neither the task" in model.requests[1].messages[-1].content
 
 
+@tool
+def http_get(url: str) -> str:
+    """Sends a GET request.
+
+    Args:
+        url: The URL to send the request to, formatted as 'https://api.example.com/data'.
+    """
+    return f"fetched {url}"
+
+
+async def test_a_stand_in_of_any_shape_is_held_back_unless_the_user_writes_it() -> None:
+    model = ScriptedModel([call("http_get", url="https://api.example.com/data"), "Which stop's timetable?"])
+    result = await Agent(model, tools=[http_get]).run("a que hora pasa el autobus por la parada 357?")
+    assert result.output == "Which stop's timetable?" and result.steps[0].tool_error
+    model = ScriptedModel([call("http_get", url="https://api.example.com/data"), "Done."])
+    result = await Agent(model, tools=[http_get]).run("Fetch https://api.example.com/data for me.")
+    assert result.steps[0].result == "fetched https://api.example.com/data"
+
+
 @pytest.mark.parametrize(
     ("arguments", "missing"),
     [
