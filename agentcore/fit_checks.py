@@ -19,7 +19,6 @@ from agentcore.run_reads import good_steps, spoken_text
 from agentcore.search_asked import finder_for
 from agentcore.tool_fit import LEAST_SHARED, closer_tool, shared_words, unrelated
 from agentcore.ungiven import held
-from agentcore.unstated import no_preference
 
 if TYPE_CHECKING:
     from agentcore.run_state import Run
@@ -218,11 +217,9 @@ def _unspoken(run: Run, call: ToolCall, spec: ToolSpec, spoken: str) -> list[str
     required string that the tool's docs give as an example ("San Francisco, CA") or that is a stock stand-in
     ("John Doe", `password="password"`: `misfit.placeholder`), or one required string after a held-back call."""
     required = unspoken(call.arguments, spec.parameters, spoken)
-    # An optional "any" says no preference: it is left out as the call runs (agentcore.unstated), not made up.
     if run.unsupplied_held:
         return required
     found = unspoken(call.arguments, spec.parameters, spoken, required_only=False)
-    found = [text for text in found if text in required or not no_preference(text.split("=", 1)[1])]
     if len(found) >= 2:
         return found
     docs = f"{spec.description} {json.dumps(spec.parameters, ensure_ascii=False)}"

@@ -85,15 +85,14 @@ def _said(words: set[str], spoken: set[str]) -> bool:
 NO_PREFERENCE = frozenset({"any", "anything", "anyone", "anywhere", "all", "whatever", "dontcare", "unspecified"})
 
 
-def no_preference(value: str) -> bool:
-    """Whether `value` is only words that say no preference ("any", "dontcare")."""
+def _no_preference(value: str) -> bool:
     return bool(tokens(value)) and tokens(value) <= NO_PREFERENCE
 
 
 def _asked_text(value: str, given: str, spoken: set[str]) -> bool:
     """Whether the conversation asks for a free string: it writes the value, or one of its content words. A value
     of no-preference words alone ("any") asks for nothing."""
-    if no_preference(value):
+    if _no_preference(value):
         return False
     words = {w for w in tokens(value) if w not in FUNCTION_WORDS}
     if any(c.isdigit() for c in value) or all(len(w) <= CODE for w in words):
@@ -169,7 +168,7 @@ def unstated(arguments: dict[str, Any], parameters: dict[str, Any], given: str) 
         if name in required or not isinstance(schema, dict):
             continue
         if value == schema.get("default"):
-            if isinstance(value, str) and no_preference(value):
+            if isinstance(value, str) and _no_preference(value):
                 found.append(name)  # the default written out: the tool takes it anyway (module docs)
             continue
         unset_number = "enum" in schema and _unset_number_choice(schema)

@@ -143,21 +143,3 @@ async def test_the_call_runs_without_an_enum_value_no_one_named() -> None:
     result = await Agent(model, tools=[find_movies]).run("Any nice regular movies showing in San Jose?")
     assert result.steps[0].call == call("find_movies", location="San Jose")
     assert result.steps[0].result == "San Jose: dontcare"
-
-
-@tool
-def lookup_music(artist: str = "dontcare", album: str = "dontcare", year: str = "dontcare") -> str:
-    """Finds songs.
-
-    Args:
-        artist: The performer. Use 'dontcare' to ignore the artist filter.
-        album: The title of the album. Use 'dontcare' to ignore the album filter.
-        year: The year the song was released, 'YYYY'.
-    """
-    return f"songs by {artist} on {album} from {year}"
-
-
-async def test_optional_no_preference_values_are_left_out_not_held_as_made_up() -> None:
-    model = ScriptedModel([call("lookup_music", artist="any", album="any", year="2015"), "Found some."])
-    result = await Agent(model, tools=[lookup_music]).run("would you look for songs for me from 2015?")
-    assert result.steps[0].result == "songs by dontcare on dontcare from 2015"
