@@ -27,6 +27,11 @@ SERVICE = {
          {"critical": 5, "high": 10}),
         ({"type": "integer", "description": "1 represents cleaning service, 2 for ironing."},
          {"cleaning service": 1, "ironing": 2}),
+        ({"type": "integer", "description": "'1' represents a cleaning service, '2' represents an ironing service."},
+         {"cleaning service": 1, "ironing service": 2}),
+        ({"type": "integer", "description": "For example, '1' corresponds to Bangkok, '2' to Chiang Mai, and '3' to "
+          "Chonburi."}, {"bangkok": 1, "chiang mai": 2, "chonburi": 3}),
+        ({"type": "integer", "description": "A score from 1 to 10, or 0 for none."}, {}),  # a range
         ({"type": "integer", "description": "The count, for example 3 for three items."}, {}),  # one pair only
         ({"type": "string", "description": "1 for Bangkok, 2 for Chiang Mai."}, {}),  # not a number
     ],
