@@ -21,6 +21,8 @@ forty-fifth stop): 6 dev ground-truth calls were swapped wrongly at its start (a
   free string (forty-fifth stop: `album="2021", year="2021"`).
 - A number the task writes, given to a number argument and again as a string to an optional one, leaves the
   string one.
+- A value the task writes right after another free string's name ("the album Borbena"), where the model left
+  that one out, goes there too (forty-fifth stop; `_moved_to_named`).
 - A route's ends go where "from" and "to" put them: "traffic from Las Vegas to Los Angeles" called with
   `start_location="Los Angeles", end_location="Las Vegas"` runs with the two swapped (thirty-ninth stop; BFCL
   multiple_66). Only a pair named alike but for its start and end word (`start_location`, `end_location`;
@@ -145,7 +147,42 @@ def in_named_places(arguments: dict[str, Any], parameters: dict[str, Any], task:
     for a, b in combinations([k for k in arguments if isinstance(properties.get(k), dict)], 2):
         if a in fixed and b in fixed:
             _place(fixed, (a, b), properties, required, task)
+    _moved_to_named(fixed, properties, required, task)
     return fixed if fixed != arguments else arguments
+
+
+def _moved_to_named(fixed: dict[str, Any], properties: dict[str, Any], required: set[str], task: str) -> None:
+    """A value in a free string that the task writes right after another, left-out free string's name goes there
+    (and stays where it is required): "a track from the album Borbena by Teodora" called with `track="Borbena"`
+    and no album runs with `album="Borbena"` too (BFCL live_multiple dev 834). On BFCL's dev ground truth this
+    moves no value."""
+    tokens = _TOKEN.findall(task.lower())
+    free = [k for k, schema in properties.items() if isinstance(schema, dict) and _free_string(schema)]
+    for a in [k for k in free if k in fixed and isinstance(fixed[k], str)]:
+        before = _word_before(fixed[a], tokens)
+        named = [b for b in free if b not in fixed and before in _name_words(b) - _name_words(a)]
+        if len(named) == 1:  # a required argument keeps its value too: the task gave nothing else for it
+            fixed[named[0]] = fixed[a] if a in required else fixed.pop(a)
+
+
+def _word_before(value: str, tokens: list[str]) -> str | None:
+    """The word the task writes right before `value` (written once), past "the", "a" and "an"."""
+    starts = _starts(value, tokens)
+    if len(starts) != 1:
+        return None
+    index = starts[0] - 1
+    while index >= 0 and tokens[index] in ("the", "a", "an"):
+        index -= 1
+    return tokens[index] if index >= 0 else None
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of an argument's name of four letters or more: `album_name` is album."""
+    return {word for word in re.split(r"[^a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()) if len(word) >= 4}
+
+
+def _free_string(schema: dict[str, Any]) -> bool:
+    return schema.get("type") == "string" and "enum" not in schema
 
 
 def _place(

@@ -208,3 +208,23 @@ def test_a_value_the_task_names_for_neither_stays_where_the_choices_hold_it() ->
     assert in_named_places({"album": "dontcare", "genre": "dontcare"}, MUSIC, "Some songs") == {
         "album": "dontcare", "genre": "dontcare"
     }  # fmt: skip
+
+
+PLAY = {
+    "type": "object",
+    "required": ["track"],
+    "properties": {
+        "track": {"type": "string", "description": "The title of the track to be played."},
+        "artist": {"type": "string", "description": "The artist.", "default": "any"},
+        "album": {"type": "string", "description": "The album where the track is from.", "default": "any"},
+    },
+}
+
+
+def test_a_value_written_after_a_left_out_arguments_name_goes_there_too() -> None:
+    task = "Could you play a track from the album Borbena by Teodora?"
+    called = {"track": "Borbena", "artist": "Teodora"}
+    assert in_named_places(called, PLAY, task) == {"track": "Borbena", "artist": "Teodora", "album": "Borbena"}
+    # an optional one moves; a value written after no argument's name stays
+    assert in_named_places({"track": "x", "artist": "Borbena"}, PLAY, task) == {"track": "x", "album": "Borbena"}
+    assert in_named_places({"track": "Teodora"}, PLAY, task) == {"track": "Teodora"}
