@@ -128,8 +128,8 @@ def _fitting_instead(run: Run, spec: ToolSpec) -> tuple[list[str], list[str]]:
 
 def unfitting_call(run: Run, call: ToolCall) -> bool:
     """Once, before any tool result: hold back a call of a tool that may have side effects when no offered tool's
-    name or docs share a content word with the task (agentcore.tool_fit) and the task brings no number or quoted
-    text for a tool to work on. The notice says so; a call made again runs.
+    name or docs share a content word with the task (agentcore.tool_fit) and the task, of two or more content
+    words, brings no number or quoted text for a tool to work on. The notice says so; a call made again runs.
     Read-only tools are not held: running one costs nothing and its result or error shows whether it fit."""
     spec = next((s for s in run.specs if s.name == call.name), None)
     if spec is None or spec.read_only or run.fit_checked or not run.deps.settings.check_sources or good_steps(run):

@@ -76,7 +76,6 @@ def fitting_tools(task: str, specs: Sequence[ToolSpec]) -> list[str]:
 
 # Something for a tool to work on: a number, text in quotes, or a name with a dot, slash, @ or underscore inside
 # ("prices.txt", "paypal.com", "a/b", "john_doe").
-_UNREAD = re.compile(r"[^\x00-\x7f]")  # a script `_words` does not read ("北京后天的天气如何？")
 _GIVEN = re.compile(r"\d|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|\w[./@_]\w")
 
 
@@ -86,13 +85,8 @@ def unrelated(task: str, specs: Sequence[ToolSpec]) -> bool:
     not "How much does a gizmo cost? The prices are in prices.txt." offered the file tools). A tool's choices are
     its words too (forty-fourth stop): "Find a Comedy film that features Vanessa Przada?" names a genre of
     `Movies_3_FindMovies`, whose docs say "movies", and the right call was held. Over BFCL's dev questions this
-    judges 6 fewer entries of the call categories unrelated (11 -> 5) and 2 fewer of the irrelevance ones.
-
-    A task of one content word or none counts too (forty-fifth stop: "mert", "oi", "hi there", "/"), unless it is
-    written in a script these words do not read. Of BFCL's dev questions in ASCII with fewer than two content words
-    that share none with a tool and give nothing, 43 are live_irrelevance entries and 1 a call entry ("what is the
-    file in c.")."""
-    if _GIVEN.search(task) or (len(_words(task)) < LEAST_SHARED and _UNREAD.search(task)):
+    judges 6 fewer entries of the call categories unrelated (11 -> 5) and 2 fewer of the irrelevance ones."""
+    if len(_words(task)) < LEAST_SHARED or _GIVEN.search(task):
         return False
     stems = {word[:_LOOSE] for word in _words(task)}
     return not any(
