@@ -152,17 +152,23 @@ def in_named_places(arguments: dict[str, Any], parameters: dict[str, Any], task:
 
 
 def _moved_to_named(fixed: dict[str, Any], properties: dict[str, Any], required: set[str], task: str) -> None:
-    """A value in a free string that the task writes right after another, left-out free string's name goes there
-    (and stays where it is required): "a track from the album Borbena by Teodora" called with `track="Borbena"`
+    """A value in a free string that the task writes right after another, left-out free string's name (or one
+    holding its default, or "any") goes there (and stays where it is required): "a track from the album Borbena by Teodora" called with `track="Borbena"`
     and no album runs with `album="Borbena"` too (BFCL live_multiple dev 834). On BFCL's dev ground truth this
     moves no value."""
     tokens = _TOKEN.findall(task.lower())
     free = [k for k, schema in properties.items() if isinstance(schema, dict) and _free_string(schema)]
     for a in [k for k in free if k in fixed and isinstance(fixed[k], str)]:
         before = _word_before(fixed[a], tokens)
-        named = [b for b in free if b not in fixed and before in _name_words(b) - _name_words(a)]
+        named = [b for b in free if _left_out(b, fixed, properties) and before in _name_words(b) - _name_words(a)]
         if len(named) == 1:  # a required argument keeps its value too: the task gave nothing else for it
             fixed[named[0]] = fixed[a] if a in required else fixed.pop(a)
+
+
+def _left_out(name: str, fixed: dict[str, Any], properties: dict[str, Any]) -> bool:
+    """Whether the call leaves an argument out, or writes its default or no preference there (`album="any"`)."""
+    value = fixed.get(name)
+    return value is None or (isinstance(value, str) and _default_of(value, properties[name]))
 
 
 def _word_before(value: str, tokens: list[str]) -> str | None:
