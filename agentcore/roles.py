@@ -153,9 +153,9 @@ def in_named_places(arguments: dict[str, Any], parameters: dict[str, Any], task:
 
 def _moved_to_named(fixed: dict[str, Any], properties: dict[str, Any], required: set[str], task: str) -> None:
     """A value in a free string that the task writes right after another, left-out free string's name (or one
-    holding its default, or "any") goes there (and stays where it is required): "a track from the album Borbena by Teodora" called with `track="Borbena"`
-    and no album runs with `album="Borbena"` too (BFCL live_multiple dev 834). On BFCL's dev ground truth this
-    moves no value."""
+    holding its default, or "any") goes there (and stays where it is required): "a track from the album Borbena by
+    Teodora" called with `track="Borbena"` and no album runs with `album="Borbena"` too (BFCL live_multiple dev
+    834). On BFCL's dev ground truth this moves no value."""
     tokens = _TOKEN.findall(task.lower())
     free = [k for k, schema in properties.items() if isinstance(schema, dict) and _free_string(schema)]
     for a in [k for k in free if k in fixed and isinstance(fixed[k], str)]:

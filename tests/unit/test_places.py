@@ -25,6 +25,9 @@ from agentcore.places import checked_place, real_places
         ("Kuala Lumpur, Malaysia", "state", None),  # a second part that is no US one: the model's
         ("Nowhereville, TX", "state", None),  # a city the gazetteer does not know
         ("Austin", "state", None),  # one part: the grammar's and agentcore.formats' to judge
+        ("SF, CA", "state", "San Francisco, CA"),  # a city's capitals-only short name
+        ("LA, TX", "state", "Los Angeles, CA"),  # ... then its state checked as any city's
+        ("Sebastopol, CA", "state", None),  # a city's own name, though another city's other name too
     ],
 )
 def test_checked_place(value: str, form: str, fixed: str | None) -> None:
