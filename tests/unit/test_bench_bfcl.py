@@ -385,3 +385,19 @@ def test_bfcl_places_picks_entries_whose_right_call_fills_a_documented_place() -
     assert _fills_a_place(entry({"from_city": ["Austin, TX"], "when": [""]}))
     assert not _fills_a_place(entry({"from_city": [""], "when": ["today"]}))  # the place left to its default
     assert not _fills_a_place(entry({"when": ["today"]}))
+
+
+def test_rewrites_replay_counts_right_calls_a_rule_would_change() -> None:
+    from bench.bfcl_rewrites import replay
+
+    docs = {"name": "find_salon", "parameters": {"type": "dict", "properties": {
+        "city": {"type": "string", "description": "The city."},
+        "is_unisex": {"type": "boolean", "description": "Whether the salon serves everyone."},
+        "time": {"type": "string", "description": "The time, 'HH:MM'."},
+    }}}  # fmt: skip
+    question = ({"role": "user", "content": "A unisex salon in Berkeley at 13:30, please."},)
+    right = [{"find_salon": {"city": ["Berkeley"], "is_unisex": [True], "time": ["14:30"]}}]
+    counts = replay([bfcl.Entry("live_multiple_0", "live_multiple", question, (docs,), right)])
+    assert counts["right calls"] == 1 and counts["times.as_task_time"] == 1  # a time the task does not write
+    assert counts["named_flags: set true"] == 1 and counts["named_flags: set true where true is not right"] == 0
+    assert counts["relative_dates.on_asked_day"] == 0
