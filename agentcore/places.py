@@ -11,7 +11,8 @@ most populous city of that name, with its state when it is in the US ("San Franc
 second part ("Kuala Lumpur, Malaysia", "Vancouver, BC") is the model's and runs as written.
 
 A city written by its capitals-only short name ("SF, CA", "LA, CA"; GeoNames' alternate names of two to four
-capitals that are no city's own name, for the most populous city that has it) goes by its own name first
+capitals that are no city's own name, for the most populous city that has it) goes by its own name first,
+as people write it ("NYC, NY" as "New York, NY": GeoNames' "New York City" lists "New York" among its names)
 (forty-fifth stop: "SF, CA" for "especially I like Wildlife spot in SF", BFCL live_multiple dev 878). Replayed on
 BFCL's dev ground truth, it changes no value.
 """
@@ -49,14 +50,21 @@ def _tables() -> _Tables:
     for city in data.get_cities().values():
         place = Place(int(city["population"]), str(city["countrycode"]), str(city["admin1code"]))
         cities.setdefault(str(city["name"]).casefold(), []).append(place)
-        for alias in city.get("alternatenames") or ():
-            key = str(alias).casefold()
-            if _initials(str(alias)) and known.get(key, (-1, ""))[0] < place.population:
-                known[key] = (place.population, str(city["name"]))
+        others = [str(alias) for alias in city.get("alternatenames") or ()]
+        for alias in filter(_initials, others):
+            if known.get(alias.casefold(), (-1, ""))[0] < place.population:
+                known[alias.casefold()] = (place.population, _common_name(str(city["name"]), others))
     states = {key.casefold(): code for code, state in data.get_us_states().items() for key in (code, state["name"])}
     countries = {code: str(country["name"]) for code, country in data.get_countries().items()}
     aliases = {key: name for key, (_, name) in known.items() if key not in cities}
     return _Tables(cities, aliases, states, countries)
+
+
+def _common_name(name: str, others: list[str]) -> str:
+    """A city's name as people write it: "New York" for GeoNames' "New York City", which lists it among its
+    other names."""
+    stem = name.removesuffix(" City")
+    return stem if stem != name and stem in others else name
 
 
 def _initials(alias: str) -> bool:

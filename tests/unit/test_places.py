@@ -26,6 +26,7 @@ from agentcore.places import checked_place, real_places
         ("Nowhereville, TX", "state", None),  # a city the gazetteer does not know
         ("Austin", "state", None),  # one part: the grammar's and agentcore.formats' to judge
         ("SF, CA", "state", "San Francisco, CA"),  # a city's capitals-only short name
+        ("NYC, NY", "state", "New York, NY"),  # ... by the name people write ("New York City" lists "New York")
         ("LA, TX", "state", "Los Angeles, CA"),  # ... then its state checked as any city's
         ("Sebastopol, CA", "state", None),  # a city's own name, though another city's other name too
     ],
