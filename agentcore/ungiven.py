@@ -27,8 +27,8 @@ this holds one right call of 956 ("the big apple" is New York).
 A made-up identifier is enough alone, where the conversation writes no digit at all (forty-fifth stop): "Tell
 me something" was called with `delete_team(team_id="12345")`, "/" with `team_id="123"` (BFCL live_irrelevance
 dev 754, 758). An identifier is an argument named for one (`team_id`, `hash`, `uuid`); a value its docs write
-("1 for Bangkok") is given. On BFCL's dev and test ground truth (1,911 calls) this holds none; of the saved wrong
-calls of earlier runs it holds 8, and no saved right call.
+("1 for Bangkok") is given. On BFCL's dev ground truth (956 calls) this holds none; of the saved wrong calls of
+earlier runs it holds 8, and no saved right call.
 
 A made-up date or time is enough alone (forty-fourth stop): "Please help me to find a full circle flight" was
 called with `departure_date="2023-01-01"` (BFCL live_irrelevance_622). A user who gives no date at all has not
