@@ -4,8 +4,9 @@
 The 0.5B model copies a time as the task writes it, or drops its half of the day. Where an argument's docs name
 one time layout (HH:MM, HH:MM:SS, or either with AM/PM) and the value ends in a plain time, the call runs with that
 time in the documented layout, whatever comes before it (a date) kept as written. An hour the value writes without
-AM or PM takes the half of the day the task writes for that same time ("3:00 p.m." makes "03:00" 15:00); a time
-the task does not write is taken as written. Any other value (a range, a duration, a time in words) is left alone.
+AM or PM takes the half of the day the task writes for that same time ("3:00 p.m." makes "03:00" 15:00, and "4:30
+in the afternoon" makes "04:30" 16:30, forty-fifth stop); a time the task does not write is taken as written.
+Any other value (a range, a duration, a time in words) is left alone.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ _TIME = re.compile(
     re.I,
 )
 # A time the task writes with its half of the day: "3:00 p.m.", "10am", "2:30 PM".
-_TASK_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
+# Its half of the day in words: "5 in the afternoon", "7:30 in the evening", "10 o'clock in the morning".
+_HALF_WORDS = r"(?:o'clock\s+)?(in the morning|in the afternoon|in the evening|at night|tonight)"
+_TASK_TIME = re.compile(rf"\b(\d{{1,2}})(?::(\d{{2}}))?\s*(?:([ap])\.?m\b\.?|{_HALF_WORDS})", re.I)
+
+
+def _half(letter: str | None, words: str | None) -> str:
+    """ "a", "p" or "" for a time's half of the day as the task writes it ("pm", "in the evening")."""
+    if letter:
+        return letter.lower()
+    return ("a" if "morning" in words.lower() else "p") if words else ""
 
 
 class Layout(NamedTuple):
@@ -42,7 +52,9 @@ def documented_time(description: str) -> Layout | None:
 def _task_half(hour: int, minute: int, task: str) -> str | None:
     """ "a" or "p" where the task writes `hour`:`minute` (12-hour) with one half of the day only, else None."""
     halves = {
-        half.lower() for h, m, half in _TASK_TIME.findall(task) if int(h) % 12 == hour % 12 and int(m or 0) == minute
+        _half(letter, words)
+        for h, m, letter, words in _TASK_TIME.findall(task)
+        if int(h) % 12 == hour % 12 and int(m or 0) == minute
     }
     return halves.pop() if len(halves) == 1 else None
 
@@ -74,8 +86,9 @@ def in_documented_time(arguments: dict[str, Any], parameters: dict[str, Any], ta
     return each_free_string(arguments, parameters, partial(_in_layout, task=task))
 
 
-# A clock time the task writes: "13:30", "2:30 PM", "10am" (an hour alone needs its half of the day).
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*(?:([ap])\.?m\b\.?)?", re.I)
+# A clock time the task writes: "13:30", "2:30 PM", "10am", "5 in the afternoon" (an hour alone needs its half
+# of the day).
+_CLOCK = re.compile(rf"\b(\d{{1,2}})(?::(\d{{2}}))?(?::\d{{2}})?\s*(?:([ap])\.?m\b\.?|{_HALF_WORDS})?", re.I)
 _PLAIN = re.compile(r"(\d{1,2}):(\d{2})(:\d{2})?")
 
 
@@ -83,7 +96,7 @@ def _task_clocks(task: str) -> set[tuple[int, int]]:
     """The clock times `task` writes, as (hour 0-23, minute); an hour without AM or PM as written."""
     found = set()
     for match in _CLOCK.finditer(task):
-        hour, minute, half = int(match.group(1)), match.group(2), (match.group(3) or "").lower()
+        hour, minute, half = int(match.group(1)), match.group(2), _half(match.group(3), match.group(4))
         if (minute is None and not half) or hour > 23 or int(minute or 0) > 59:
             continue
         found.add((hour % 12 + 12 if half == "p" else hour % 12 if half == "a" else hour, int(minute or 0)))

@@ -40,6 +40,8 @@ def test_documented_time(docs: str, layout: Layout | None) -> None:
         ("2024-03-19 12:00", STAMP, "at 12:00", "2024-03-19 12:00:00"),  # the date kept, seconds added
         ("2024-03-25 02:30 PM", STAMP, "", "2024-03-25 14:30:00"),
         ("2024-03-04 03:00", STAMP, "from 3:00 p.m. onwards", "2024-03-04 15:00:00"),  # the task's half of the day
+        ("04:30", HM, "at 4:30 in the afternoon", "16:30"),  # the half of the day in words
+        ("10:00", HM, "at 10 o'clock in the morning", "10:00"),
         ("03:00", HM, "at 3 am or 3 pm", "03:00"),  # both halves written: as written
         ("10:00", TWELVE, "at 10 am", "10:00 AM"),
         ("2024-03-22", STAMP, "", "2024-03-22"),  # a date alone: no time to write
@@ -82,6 +84,7 @@ TABLE = {
     [
         ("A table at 13:30 for 4 people on the 14th of March 2023", {"time": "14:30"}, {"time": "13:30"}),
         ("A table at 1:30 pm, please", {"time": "11:30"}, {"time": "13:30"}),
+        ("An alarm for 5 in the afternoon labeled 'Grocery run'", {"time": "14:05"}, {"time": "17:00"}),
         # the task's time in any half of the day, two times, none, or an argument that takes no time: unchanged
         ("A table at 1:30, please", {"time": "13:30"}, {"time": "13:30"}),
         ("A table at 13:30 or 14:30", {"time": "15:00"}, {"time": "15:00"}),
