@@ -4,6 +4,7 @@ rewrite one)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import enum_tails
@@ -121,6 +122,25 @@ def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict
     return fixed if fixed != arguments else arguments
 
 
+# Forms read off the task and the docs alone, in order: the day asked about, then the flags named, then dates and
+# times in their documented layouts and the task's one time, then values in the arguments the task names them for.
+_TASK_FORMS: tuple[Callable[[dict[str, Any], dict[str, Any], str], dict[str, Any]], ...] = (
+    on_asked_day,
+    asked_flags,
+    in_documented_layout,
+    in_documented_time,
+    as_task_time,
+    in_named_places,
+)
+
+
+def _in_task_forms(arguments: dict[str, Any], parameters: dict[str, Any], task: str) -> dict[str, Any]:
+    """`arguments` through each of `_TASK_FORMS`; the same dict when none changes anything."""
+    for form in _TASK_FORMS:
+        arguments = form(arguments, parameters, task)
+    return arguments
+
+
 def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     """The call to run, in the form its docs and the task give: a percentage of the task written as a whole number into
     a rate argument goes as its fraction (`annual_return=7` for "7%" runs as 0.07; agentcore.rates), and a city alone
@@ -190,12 +210,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
-    arguments = asked_flags(on_asked_day(arguments, spec.parameters, run.ctx.task), spec.parameters, run.ctx.task)
-    arguments = in_documented_layout(arguments, spec.parameters, run.ctx.task)
-    arguments = as_task_time(
-        in_documented_time(arguments, spec.parameters, run.ctx.task), spec.parameters, run.ctx.task
-    )
-    arguments = in_named_places(arguments, spec.parameters, run.ctx.task)
+    arguments = _in_task_forms(arguments, spec.parameters, run.ctx.task)
     arguments = _without_invented(run, spec, arguments)
     arguments = _with_named_codes(run, spec, arguments)
     if arguments is call.arguments:

@@ -39,6 +39,7 @@ from typing import Any
 
 from agentcore.doc_choices import documented_values
 from agentcore.tool_fit import stems
+from agentcore.tool_kinds import name_words
 from agentcore.unfinished import BARE_NUMBER
 from agentcore.unstated import NO_PREFERENCE
 
@@ -184,7 +185,7 @@ def _word_before(value: str, tokens: list[str]) -> str | None:
 
 def _name_words(name: str) -> set[str]:
     """The words of an argument's name of four letters or more: `album_name` is album."""
-    return {word for word in re.split(r"[^a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()) if len(word) >= 4}
+    return {word for word in name_words(name) if len(word) >= 4}
 
 
 def _free_string(schema: dict[str, Any]) -> bool:

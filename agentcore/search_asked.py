@@ -20,17 +20,8 @@ from collections.abc import Sequence
 
 from agentcore.messages import ToolSpec
 from agentcore.tool_fit import stems
+from agentcore.tool_kinds import ACTING, ASKS_TO_FIND, FINDING, acts, finds, name_words
 from agentcore.unstated import tokens
-
-_ASKS_TO_FIND = re.compile(
-    r"\b(?:find|search|look(?:ing)?\s+(?:up|for)|lookup|locate|retrieve|list|show\s+me|discover|explore|check)\b",
-    re.I,
-)
-_FINDING = frozenset({"find", "search", "lookup", "get", "list", "retrieve", "check", "fetch", "query", "show"})
-_ACTING = frozenset(
-    {"play", "buy", "book", "reserve", "add", "schedule", "set", "send", "make", "create", "delete", "remove",
-     "update", "order", "pay", "transfer", "cancel", "rent", "post", "submit", "share", "purchase", "register"}
-)  # fmt: skip
 
 
 def _stems(text: str) -> set[str]:
@@ -40,26 +31,6 @@ def _stems(text: str) -> set[str]:
 
 def _first_word(name: str) -> str:
     return re.split(r"[^A-Za-z]+|(?<=[a-z])(?=[A-Z])", name.strip("_."))[0].lower()
-
-
-def name_words(name: str) -> set[str]:
-    """The words of a tool's name: "Music_3_PlayMedia" is music, play, media."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
-    return {word.lower() for word in re.findall(r"[A-Za-z]+", spaced)}
-
-
-def asks_to_find(task: str) -> bool:
-    return _ASKS_TO_FIND.search(task) is not None
-
-
-def finds(spec: ToolSpec) -> bool:
-    words = name_words(spec.name)
-    return bool(words & _FINDING) and not words & _ACTING
-
-
-def acts(spec: ToolSpec) -> bool:
-    words = name_words(spec.name)
-    return bool(words & _ACTING) and not words & _FINDING
 
 
 def _act_first(acting: set[str], task: str, asked_at: int) -> bool:
@@ -74,17 +45,17 @@ def finder_for(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple[
     """The finding tool to call instead of `chosen`, an acting tool, for a task that asks to find (module docs),
     with the task's words that ask ("find", "looking for"); None where the task asks no such thing, `chosen` does
     not act, or no one finding tool is nearest."""
-    asking = _ASKS_TO_FIND.search(task)
+    asking = ASKS_TO_FIND.search(task)
     if not acts(chosen) or asking is None:
         return None
-    if _act_first(name_words(chosen.name) & _ACTING, task, asking.start()):
+    if _act_first(name_words(chosen.name) & ACTING, task, asking.start()):
         return None  # "Play a track by Konshens ... Also, I'm looking for ...": the task asks for the act first
     finders = [spec for spec in specs if spec.name != chosen.name and finds(spec)]
-    subject = _stems(" ".join(name_words(chosen.name) - _ACTING))
+    subject = _stems(" ".join(name_words(chosen.name) - ACTING))
     asked = _stems(task)
 
     def nearness(spec: ToolSpec) -> tuple[int, int]:
-        kin = len(_stems(" ".join(name_words(spec.name) - _FINDING)) & subject)
+        kin = len(_stems(" ".join(name_words(spec.name) - FINDING)) & subject)
         namespace = _first_word(spec.name) == _first_word(chosen.name)  # one API's tools: "Music_3_..."
         return len(asked & _stems(f"{spec.name} {spec.description}")), kin + namespace
 

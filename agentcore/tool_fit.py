@@ -27,6 +27,7 @@ from typing import Any
 from agentcore.enum_filled import enum_of
 from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
+from agentcore.tool_kinds import asks_to_find, finds
 from agentcore.unstated import tokens
 
 LEAST_SHARED = 2
@@ -124,11 +125,9 @@ def _by_all_docs(task_stems: set[str], tied: list[ToolSpec]) -> list[ToolSpec]:
 
 
 def _by_kind(task: str, tied: list[ToolSpec]) -> list[ToolSpec]:
-    """Of tools still tied, for a task that asks to find, the one that finds (`search_asked.finds`): "will you
+    """Of tools still tied, for a task that asks to find, the one that finds (`tool_kinds.finds`): "will you
     find me a salon in Fremont?" ties `Services_1_BookAppointment` and `Services_1_FindProvider` on their docs too
     (BFCL live_multiple dev 772)."""
-    from agentcore.search_asked import asks_to_find, finds  # search_asked reads this module's stems
-
     finding = [spec for spec in tied if finds(spec)]
     return finding if len(tied) > 1 and len(finding) == 1 and asks_to_find(task) else tied
 

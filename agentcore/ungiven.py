@@ -44,6 +44,7 @@ from typing import Any
 from agentcore.doc_choices import documented_values
 from agentcore.grounding import ALWAYS_GIVEN, stated_numbers, worked_out
 from agentcore.misfit import argument_words, said, unspoken
+from agentcore.tool_kinds import name_words
 
 LEAST_UNGIVEN = 2  # one unwritten value is common in a right call; two are rare (module docs)
 ALONE = LEAST_UNGIVEN  # the weight of a made-up place, date or time: enough alone (module docs)
@@ -126,8 +127,9 @@ _ID_WORDS = frozenset({"id", "ids", "uuid", "guid", "hash", "identifier"})
 def _made_up_id(name: str, value: Any, schema: dict[str, Any], description: str, given: str) -> bool:
     """Whether `value` is an identifier that a conversation writing no digit at all does not write either, nor the
     docs ("1 for Bangkok") (module docs)."""
-    words = set(re.split(r"[^a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()))
-    if not words & _ID_WORDS or "enum" in schema or isinstance(value, bool) or not isinstance(value, str | int):
+    if not name_words(name) & _ID_WORDS or "enum" in schema or isinstance(value, bool):
+        return False
+    if not isinstance(value, str | int):
         return False
     text = str(value).strip()
     if not text or re.search(r"\d", given) or said(text, given):

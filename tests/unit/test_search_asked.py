@@ -6,8 +6,9 @@ import pytest
 
 from agentcore.agent import Agent
 from agentcore.messages import ToolSpec
-from agentcore.search_asked import acts, finder_for, finds
+from agentcore.search_asked import finder_for
 from agentcore.testing import ScriptedModel, call
+from agentcore.tool_kinds import acts, finds
 from agentcore.tools.function import tool
 
 
