@@ -10,7 +10,7 @@ from agentcore.agent import Agent
 from agentcore.events import Event, Notice
 from agentcore.messages import ToolSpec
 from agentcore.testing import ScriptedModel, call
-from agentcore.tool_fit import closer_tool, fitting_tools, shared_words, unrelated
+from agentcore.tool_fit import closer_tool, family, fitting_tools, shared_words, unrelated
 from agentcore.tools.function import tool
 
 PAPAL = ToolSpec(
@@ -217,6 +217,43 @@ def test_a_choice_the_task_names_outweighs_a_word_both_share() -> None:
     found = closer_tool("I'm looking for a Theater event in Chicago", EVENTS[1], EVENTS)
     assert found is not None and found[0].name == "Events_3_FindEvents" and found[1] == ["event", "theater"]
     assert closer_tool("Buy me a ticket for the Theater event", EVENTS[1], EVENTS) is None  # "ticket": a tie
+
+
+TICKETS = [
+    _spec("Buses_3_FindBus", "Search for a bus itinerary between two cities on a given date."),
+    _spec("Buses_3_BuyBusTicket", "Buy tickets for a bus trip."),
+    _spec("Events_3_FindEvents", "Find concerts and plays happening in a city."),
+    _spec("Events_3_BuyEventTickets", "Buy tickets for an event."),
+]
+
+
+def test_a_tie_goes_to_the_tool_whose_api_speaks_of_the_task() -> None:
+    # "buy" and "tickets" tie the two buying tools; only the Events API (its FindEvents) speaks of concerts
+    found = closer_tool("Buy 4 tickets for the Brockhampton concert on March 13th", TICKETS[1], TICKETS)
+    assert found is not None and found[0].name == "Events_3_BuyEventTickets"
+    # the other way round, the chosen tool's own API is the closer one: nothing to change
+    assert closer_tool("Buy 2 tickets for the Seattle bus on March 13th", TICKETS[1], TICKETS) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "api"),
+    [
+        ("Buses_3_BuyBusTicket", "Buses_3"),
+        ("EventSettingsApi.get_system_rules", "EventSettingsApi"),
+        ("get_weather", None),  # a name that says no API
+        ("get_2_things", None),
+    ],
+)
+def test_a_tools_api_is_read_from_its_name(name: str, api: str | None) -> None:
+    assert family(name) == api
+
+
+def test_an_api_of_one_offered_tool_breaks_no_tie() -> None:
+    # Events_3 offers one tool here: nothing but the tool itself to read, so the tie stands
+    offered = [TICKETS[1], _spec("Events_3_BuyEventTickets", "Buy tickets for a concert.")]
+    assert closer_tool("Buy 4 tickets for the concert", offered[0], offered) is not None  # "concert": not a tie
+    tied = [TICKETS[1], TICKETS[3]]
+    assert closer_tool("Buy 4 tickets for the Brockhampton concert", tied[0], tied) is None
 
 
 def test_a_tie_with_no_choice_named_stays_a_tie() -> None:
