@@ -26,7 +26,14 @@ STATS = {
         "mood": {"type": "string", "enum": ["Calm", "Tense"]},
         "year": {"type": "string", "enum": ["2010", "2014", "dontcare"], "default": "dontcare"},
         "rooms": {"type": "string", "enum": ["1", "2", "3", "dontcare"], "default": "dontcare"},
-        "kids": {"type": "string", "enum": ["True", "False", "dontcare"], "default": "dontcare"},
+        "kids": {
+            "type": "string",
+            "enum": ["True", "False", "dontcare"],
+            "default": "dontcare",
+            "description": "Whether the place suits children.",
+        },
+        "garage": {"type": "boolean", "default": False, "description": "Indicates whether it has a garage."},
+        "autoplay": {"type": "boolean", "default": False, "description": "Whether it starts playing at once."},
         "show": {"type": "string", "enum": ["regular", "3d", "imax", "dontcare"], "default": "dontcare"},
         "province_id": {
             "type": "integer",
@@ -69,7 +76,15 @@ STATS = {
         ({"player_name": "x", "rooms": "1"}, "a hotel in Kuala Lumpur", ["rooms"]),
         ({"player_name": "x", "rooms": "1"}, "one room in a hotel", []),
         ({"player_name": "x", "rooms": "1"}, "a hotel, 1 room", []),
-        ({"player_name": "x", "kids": "True"}, "suitable for children", []),  # a boolean as text: not judged
+        # a yes-or-no argument stays where the conversation speaks of what it is about (its name or docs)
+        ({"player_name": "x", "kids": "True"}, "suitable for children", []),
+        ({"player_name": "x", "kids": "False"}, "not for my kids", []),
+        ({"player_name": "x", "kids": "False"}, "a museum in Paris", ["kids"]),
+        ({"player_name": "x", "garage": True}, "a house with a garage", []),
+        ({"player_name": "x", "garage": True}, "a house with 3 bedrooms", ["garage"]),
+        ({"player_name": "x", "garage": False}, "a house with 3 bedrooms", []),  # the default: kept
+        ({"player_name": "x", "autoplay": True}, "find the song and play it", []),  # "play" starts "playing"
+        ({"player_name": "x", "detailed": True}, "the scores", []),  # no documented default: not judged
         ({"player_name": "x", "show": "3d"}, "a movie", []),  # a code: not judged
         ({"player_name": "x", "show": "regular"}, "a movie in regular format", []),
         ({"player_name": "x", "genre": "Sci-fi"}, "science fiction", []),  # each word starts a written one
