@@ -103,25 +103,48 @@ def _task_clocks(task: str) -> set[tuple[int, int]]:
     return found
 
 
+# The clock of a date and time: "2023-11-01T14:00:00Z", "2024-03-12 16:00:00", "20/06/2022 15:00".
+_DATED = re.compile(r"(\d{4}-\d{1,2}-\d{1,2}[T ]|\d{1,2}/\d{1,2}/\d{2,4} )(\d{1,2}):(\d{2})((?::\d{2})?.*)")
+
+
 def as_task_time(arguments: dict[str, Any], parameters: dict[str, Any], task: str) -> dict[str, Any]:
     """`arguments` with a time that the task does not write, where it writes one time only, set to that time:
-    "a table ... at 13:30 for 4 people" called with `time="14:30"` (BFCL live_multiple dev 850). Only a plain
-    "HH:MM" value of an argument named or documented as a time; an hour the task writes without its half of the
-    day matches either half. The same dict when nothing changes."""
+    "a table ... at 13:30 for 4 people" called with `time="14:30"` (BFCL live_multiple dev 850), and the clock of
+    a date and time too, "to November 1, 2023 at 4pm London time" called with `dateOrTime="2023-11-01T14:00:00Z"`
+    (BFCL live_simple dev 138; forty-sixth stop). Only a plain "HH:MM" value of an argument named or documented as
+    a time, or a date and time in an argument named or documented as either; an hour the task writes without its
+    half of the day matches either half. Where some value already holds the task's time, the others are other
+    times ("from 9:00 for 3 hours": an end at 12:00) and stay. The same dict when nothing changes."""
     clocks = _task_clocks(task)
     if len(clocks) != 1:
         return arguments
     (hour, minute), properties = clocks.pop(), parameters.get("properties") or {}
+    found = {name: _clock_of(value, name, properties.get(name)) for name, value in arguments.items()}
+    clocked = {name: parts for name, parts in found.items() if parts is not None}
+    if any(_same_time(int(h), int(m), hour, minute) for _, h, m, _ in clocked.values()):
+        return arguments
     fixed = dict(arguments)
-    for name, value in arguments.items():
-        match = _PLAIN.fullmatch(value.strip()) if isinstance(value, str) else None
-        schema = properties.get(name)
-        if match is None or not isinstance(schema, dict) or not _names_time(name, schema):
-            continue
-        given = int(match.group(1)), int(match.group(2))
-        if given[1] != minute or given[0] % 12 != hour % 12:
-            fixed[name] = f"{hour:02d}:{minute:02d}{match.group(3) or ''}"
+    for name, (before, _, _, after) in clocked.items():
+        fixed[name] = f"{before}{hour:02d}:{minute:02d}{after}"
     return fixed if fixed != arguments else arguments
+
+
+def _clock_of(value: Any, name: str, schema: Any) -> tuple[str, str, str, str] | None:
+    """(text before the clock, hour, minute, text after) of a time or date-and-time value of a time or date
+    argument; None for any other value."""
+    if not isinstance(value, str) or not isinstance(schema, dict):
+        return None
+    plain = _PLAIN.fullmatch(value.strip())
+    if plain is not None:
+        return ("", plain.group(1), plain.group(2), plain.group(3) or "") if _names_time(name, schema) else None
+    dated = _DATED.fullmatch(value.strip())
+    if dated is None or not (_names_time(name, schema) or "date" in f"{name} {schema.get('description', '')}".lower()):
+        return None
+    return dated.group(1), dated.group(2), dated.group(3), dated.group(4)
+
+
+def _same_time(hour: int, minute: int, task_hour: int, task_minute: int) -> bool:
+    return minute == task_minute and hour % 12 == task_hour % 12
 
 
 def _names_time(name: str, schema: dict[str, Any]) -> bool:

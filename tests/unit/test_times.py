@@ -96,3 +96,44 @@ def test_a_time_the_task_does_not_write_goes_as_its_one_time(
     task: str, arguments: dict[str, Any], expected: dict[str, Any]
 ) -> None:
     assert as_task_time(arguments, TABLE, task) == expected
+
+
+DATED = {
+    "type": "object",
+    "properties": {
+        "when": {"type": "string", "description": "The new date and time, in ISO-8601 format."},
+        "start_date": {"type": "string", "description": "The start, in the format 'YYYY-MM-DD HH:mm:ss'."},
+        "end_date": {"type": "string", "description": "The end, in the format 'YYYY-MM-DD HH:mm:ss'."},
+        "note": {"type": "string", "description": "A note."},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("task", "arguments", "expected"),
+    [
+        (
+            "Move 'Bob-123' to November 1, 2023 at 4pm",
+            {"when": "2023-11-01T14:00:00Z"},
+            {"when": "2023-11-01T16:00:00Z"},
+        ),
+        ("A flight on 20 June 2022 at 5 in the afternoon", {"when": "20/06/2022 15:00"}, {"when": "20/06/2022 17:00"}),
+        (
+            "A cleaner on March 23 at 3:00 p.m.",
+            {"start_date": "2024-03-23 12:00:00"},
+            {"start_date": "2024-03-23 15:00:00"},
+        ),
+        # one value holds the task's time: the other is another time ("for 3 hours"), so both stay
+        (
+            "A housekeeper on 20/3/2024, time 9:00, for 3 hours",
+            {"start_date": "2024-03-20 09:00:00", "end_date": "2024-03-20 12:00:00"},
+            {"start_date": "2024-03-20 09:00:00", "end_date": "2024-03-20 12:00:00"},
+        ),
+        ("Move it to November 1 at 4pm", {"note": "2023-11-01 14:00"}, {"note": "2023-11-01 14:00"}),  # no date arg
+        ("Move it to November 1", {"when": "2023-11-01T14:00:00"}, {"when": "2023-11-01T14:00:00"}),  # no time said
+    ],
+)
+def test_the_clock_of_a_date_and_time_goes_as_the_tasks_one_time(
+    task: str, arguments: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    assert as_task_time(arguments, DATED, task) == expected
