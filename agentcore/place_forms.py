@@ -8,6 +8,10 @@ in none. So a state or country named in full goes as its code only where an exam
 code. A country whose code is also a US state's (Canada's CA, India's IN) keeps its name. The other way round (a
 code where the examples write names) is left alone: there the dev ground truth expects the name in 8 places and the
 code in 3.
+
+A place in one of the United Kingdom's nations ("London, England") goes as "UK" whatever the examples write
+(forty-sixth stop): every London of BFCL's dev ground truth is "London, UK", also under docs whose examples name
+their countries ("Paris, France"), and none is written with England.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ from agentcore.formats import each_free_string, two_part_form
 _EXAMPLE = re.compile(r"\b[A-Z][\w.]*(?: [A-Z][\w.]*)*, ([A-Z][\w.]*(?: [A-Z][\w.]*)*)")
 # The United Kingdom's code in common use: "London, UK" (ISO's is GB).
 _COMMON_CODES = {"GB": "UK"}
+# The United Kingdom by its nations' and its own other names: a place there goes as "UK" (module docs).
+_UK_NAMES = frozenset(
+    {"england", "scotland", "wales", "northern ireland", "great britain", "britain", "united kingdom"}
+)
 
 
 class _Codes(NamedTuple):
@@ -58,11 +66,14 @@ def coded_kinds(docs: str) -> frozenset[str]:
 
 def in_example_form(value: str, docs: str) -> str | None:
     """`value` ("City, Second") with a second part named in full written as its code where the examples in `docs`
-    write that kind of place as a code; None where it stands as written."""
+    write that kind of place as a code, and the United Kingdom or a nation of it as "UK"; None where it stands as
+    written."""
     parts = [part.strip() for part in value.split(",")]
     if len(parts) != 2 or not all(parts):
         return None
     codes, key = _codes(), parts[1].casefold()
+    if key in _UK_NAMES:
+        return f"{parts[0]}, UK"
     kind, code = ("state", codes.states.get(key)) if key in codes.states else ("country", codes.countries.get(key))
     if code is None or kind not in coded_kinds(docs):
         return None

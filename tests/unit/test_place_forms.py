@@ -32,6 +32,9 @@ def test_coded_kinds(docs: str, kinds: set[str]) -> None:
         ("Sacramento, California", STATES, "Sacramento, CA"),
         ("Nairobi, Kenya", BOTH, "Nairobi, KE"),
         ("London, United Kingdom", BOTH, "London, UK"),  # the code in common use, not ISO's GB
+        ("London, England", NAMED, "London, UK"),  # a nation of the UK goes as "UK" whatever the examples write
+        ("Edinburgh, Scotland", STATES, "Edinburgh, UK"),
+        ("London, UK", NAMED, None),
         ("Nairobi, Kenya", STATES, None),  # no example writes a country as a code
         ("Sydney, Australia", NAMED, None),  # ... nor here, where countries are named
         ("Toronto, Canada", BOTH, None),  # "CA" would read as California
