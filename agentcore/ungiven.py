@@ -28,7 +28,11 @@ A made-up identifier is enough alone, where the conversation writes no digit at 
 me something" was called with `delete_team(team_id="12345")`, "/" with `team_id="123"` (BFCL live_irrelevance
 dev 754, 758). An identifier is an argument named for one (`team_id`, `hash`, `uuid`); a value its docs write
 ("1 for Bangkok") is given. On BFCL's dev ground truth (956 calls) this holds none; of the saved wrong calls of
-earlier runs it holds 8, and no saved right call.
+earlier runs it holds 8, and no saved right call. Where the conversation writes digits, an identifier with a run
+of two or more digits that it does not write is made up too (forty-sixth stop): "Supply all releases, but limit
+to 50" was called with `releaseId="Release-161"` (BFCL live_irrelevance, fresh slice 37, read after it was
+reported). On the dev ground truth this holds none either; of 361 saved dev answers it holds one more, a wrong
+call (`user_id="1000000000"` for a ride in zipcode 94704).
 
 A made-up date or time is enough alone (forty-fourth stop): "Please help me to find a full circle flight" was
 called with `departure_date="2023-01-01"` (BFCL live_irrelevance_622). A user who gives no date at all has not
@@ -132,10 +136,19 @@ def _made_up_id(name: str, value: Any, schema: dict[str, Any], description: str,
     if not isinstance(value, str | int):
         return False
     text = str(value).strip()
-    if not text or re.search(r"\d", given) or said(text, given):
+    if not text or said(text, given):
+        return False
+    if re.search(r"\d", given) and not _unwritten_digits(text, given):
         return False
     docs = f"{description} {json.dumps(schema, ensure_ascii=False)}"
     return re.search(rf"(?<![\w.]){re.escape(text)}(?![\w.])", docs) is None and text not in documented_values(schema)
+
+
+def _unwritten_digits(text: str, given: str) -> bool:
+    """Whether `text` has a run of two or more digits that `given` does not write: "Release-161" for "Supply all
+    releases, but limit to 50"."""
+    written = {int(run) for run in re.findall(r"\d+", given)}
+    return any(len(run) >= 2 and int(run) not in written for run in re.findall(r"\d+", text))
 
 
 _WHOLE_NUMBER = re.compile(r"(?<![\d.])\d+(?!\d|\.\d)")

@@ -189,9 +189,14 @@ PROVINCE = required_object(province_id=("integer", "ID of the province. For exam
         ({"team_id": "12345", "force": True}, TEAM, "Tell me something", ["team_id=12345"]),
         ({"team_id": "MD5", "force": True}, TEAM, "mert", ["team_id=MD5"]),
         ({"province_id": 1}, PROVINCE, "获取武汉的天气", ["province_id=1"]),  # 1 is no value the docs give here
-        # the user's identifier, a conversation that writes digits, or a value the docs write
+        # ... or, where it writes digits, with a run of two or more digits it does not write
+        ({"team_id": "12345", "force": True}, TEAM, "Delete my team, the one from 2021.", ["team_id=12345"]),
+        ({"team_id": "Release-161", "force": True}, TEAM, "Supply all, but limit to 50.", ["team_id=Release-161"]),
+        # the user's identifier, its digits written, or a value the docs write
         ({"team_id": "blue", "force": True}, TEAM, "Delete the team called blue.", []),
-        ({"team_id": "12345", "force": True}, TEAM, "Delete my team, the one from 2021.", []),
+        ({"team_id": "T-2021", "force": True}, TEAM, "Delete my team, the one from 2021.", []),  # its digits written
+        ({"team_id": "R-005", "force": True}, TEAM, "Delete team 5.", []),  # 005 is 5
+        ({"team_id": "T-7", "force": True}, TEAM, "Delete my team of 2021.", []),  # one digit: not judged
         ({"province_id": 3}, PROVINCE, "Find a cleaner in Bangkok.", []),
     ],
 )  # fmt: skip
