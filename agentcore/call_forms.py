@@ -39,6 +39,7 @@ from agentcore.times import as_task_time, in_documented_time
 from agentcore.tool_fit import tool_docs
 from agentcore.tool_order import computes
 from agentcore.unfinished import BARE_NUMBER, leaves, values_in
+from agentcore.ungiven import undated_optional
 from agentcore.unit_names import as_named, converter, without_unit_words
 from agentcore.unit_steps import without_unit_step
 from agentcore.written_twice import with_unused_result
@@ -49,8 +50,11 @@ if TYPE_CHECKING:
 
 
 def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
-    """`arguments` less the optional ones whose numbers no one gave (`grounding.invented_optional`)."""
-    invented = invented_optional(arguments, spec.parameters, spec.description, spoken_text(run))
+    """`arguments` less the optional ones whose numbers no one gave (`grounding.invented_optional`), and the
+    optional dates and times of a conversation that gives none (`ungiven.undated_optional`)."""
+    spoken = spoken_text(run)
+    invented = invented_optional(arguments, spec.parameters, spec.description, spoken)
+    invented += undated_optional(arguments, spec.parameters, spoken)
     return {k: v for k, v in arguments.items() if k not in invented} if invented else arguments
 
 

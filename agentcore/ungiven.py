@@ -160,6 +160,26 @@ def _dates_given(given: str) -> bool:
     return _WHOLE_NUMBER.search(given) is not None or _TIME_WORD.search(given) is not None
 
 
+def undated_optional(arguments: dict[str, Any], parameters: dict[str, Any], given: str) -> list[str]:
+    """The optional arguments whose value is only a date or time where the conversation writes no date or time at
+    all (forty-sixth stop): "Help find a bathroom cleaning service provider in Bangkok, Phaya Thai District" was
+    called with `start_available_date="2023-01-01", end_available_date="2023-01-31"` (BFCL live_multiple dev 980).
+    Left out, the tool's default applies. `grounding.invented_optional` keeps such a date when one of its numbers
+    is written anywhere (a 1 of the docs' "1 for Bangkok")."""
+    if _dates_given(given):
+        return []
+    properties, required = parameters.get("properties") or {}, set(parameters.get("required") or [])
+    return [
+        name
+        for name, value in arguments.items()
+        if name not in required
+        and isinstance(properties.get(name), dict)
+        and "enum" not in properties[name]
+        and isinstance(value, str)
+        and _DATE_VALUE.fullmatch(value.strip()) is not None
+    ]
+
+
 def held(arguments: dict[str, Any], parameters: dict[str, Any], description: str, given: str) -> list[str]:
     """`ungiven`'s values where they weigh `LEAST_UNGIVEN` or more, else none."""
     found = _weighed(arguments, parameters, description, given)

@@ -9,7 +9,7 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.ungiven import held, ungiven
+from agentcore.ungiven import held, undated_optional, ungiven
 
 BOOK: dict[str, Any] = {
     "type": "object",
@@ -204,3 +204,51 @@ def test_a_made_up_identifier_alone_is_held(
     arguments: dict[str, Any], schema: dict[str, Any], given: str, found: list[str]
 ) -> None:
     assert held(arguments, schema, "Manages teams.", given) == found
+
+
+PROVIDERS = {
+    "type": "object",
+    "properties": {
+        "province_id": {"type": "integer", "description": "1 for Bangkok."},
+        "start_available_date": {"type": "string", "description": "YYYY-MM-DD HH:mm:ss, or null.", "default": None},
+        "note": {"type": "string", "description": "A note.", "default": ""},
+        "shift": {"type": "string", "enum": ["09:00", "18:00"], "default": "09:00"},
+    },
+    "required": ["province_id"],
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "given", "undated"),
+    [
+        # a conversation that writes no date or time: an optional date is the model's own
+        ({"province_id": 1, "start_available_date": "2023-01-01"}, "A cleaner in Bangkok.", ["start_available_date"]),
+        ({"province_id": 1, "start_available_date": "2023-01-01 09:00"}, "Any cleaner?", ["start_available_date"]),
+        # a date or time given in any form, a value that is more than a date, an enum's choice, a required argument
+        ({"province_id": 1, "start_available_date": "2024-03-22"}, "A cleaner on the 22nd of March.", []),
+        ({"province_id": 1, "start_available_date": "2024-03-22"}, "A cleaner for tomorrow.", []),
+        ({"province_id": 1, "note": "call at 2023-01-01"}, "A cleaner in Bangkok.", []),
+        ({"province_id": 1, "shift": "18:00"}, "A cleaner in Bangkok.", []),
+    ],
+)  # fmt: skip
+def test_an_optional_date_of_a_conversation_with_none_is_left_out(
+    arguments: dict[str, Any], given: str, undated: list[str]
+) -> None:
+    assert undated_optional(arguments, PROVIDERS, given) == undated
+
+
+@tool(read_only=True)
+def find_cleaners(province_id: int, start_available_date: str | None = None) -> str:
+    """Cleaners of a province.
+
+    Args:
+        province_id: 1 for Bangkok.
+        start_available_date: Available from, YYYY-MM-DD.
+    """
+    return f"cleaners in {province_id} from {start_available_date or 'now'}"
+
+
+async def test_the_call_runs_without_a_date_no_one_gave() -> None:
+    model = ScriptedModel([call("find_cleaners", province_id=1, start_available_date="2023-01-01"), "done"])
+    result = await Agent(model, tools=[find_cleaners]).run("Help find a bathroom cleaner in Bangkok.")
+    assert result.steps[0].result == "cleaners in 1 from now"
