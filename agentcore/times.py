@@ -92,14 +92,16 @@ _CLOCK = re.compile(rf"\b(\d{{1,2}})(?::(\d{{2}}))?(?::\d{{2}})?\s*(?:([ap])\.?m
 _PLAIN = re.compile(r"(\d{1,2}):(\d{2})(:\d{2})?")
 
 
-def _task_clocks(task: str) -> set[tuple[int, int]]:
-    """The clock times `task` writes, as (hour 0-23, minute); an hour without AM or PM as written."""
+def _task_clocks(task: str) -> set[tuple[int, int, bool]]:
+    """The clock times `task` writes, as (hour 0-23, minute, whether its half of the day is written); an hour
+    without AM or PM as written."""
     found = set()
     for match in _CLOCK.finditer(task):
         hour, minute, half = int(match.group(1)), match.group(2), _half(match.group(3), match.group(4))
         if (minute is None and not half) or hour > 23 or int(minute or 0) > 59:
             continue
-        found.add((hour % 12 + 12 if half == "p" else hour % 12 if half == "a" else hour, int(minute or 0)))
+        day_hour = hour % 12 + 12 if half == "p" else hour % 12 if half == "a" else hour
+        found.add((day_hour, int(minute or 0), bool(half)))
     return found
 
 
@@ -113,15 +115,16 @@ def as_task_time(arguments: dict[str, Any], parameters: dict[str, Any], task: st
     a date and time too, "to November 1, 2023 at 4pm London time" called with `dateOrTime="2023-11-01T14:00:00Z"`
     (BFCL live_simple dev 138; forty-sixth stop). Only a plain "HH:MM" value of an argument named or documented as
     a time, or a date and time in an argument named or documented as either; an hour the task writes without its
-    half of the day matches either half. Where some value already holds the task's time, the others are other
-    times ("from 9:00 for 3 hours": an end at 12:00) and stay. The same dict when nothing changes."""
+    half of the day matches either half, one it writes with its half ("11 PM") only that half. Where some value
+    already holds the task's time, the others are other times ("from 9:00 for 3 hours": an end at 12:00) and stay.
+    The same dict when nothing changes."""
     clocks = _task_clocks(task)
     if len(clocks) != 1:
         return arguments
-    (hour, minute), properties = clocks.pop(), parameters.get("properties") or {}
+    (hour, minute, exact), properties = clocks.pop(), parameters.get("properties") or {}
     found = {name: _clock_of(value, name, properties.get(name)) for name, value in arguments.items()}
     clocked = {name: parts for name, parts in found.items() if parts is not None}
-    if any(_same_time(int(h), int(m), hour, minute) for _, h, m, _ in clocked.values()):
+    if any(_same_time(int(h), int(m), hour, minute, exact) for _, h, m, _ in clocked.values()):
         return arguments
     fixed = dict(arguments)
     for name, (before, _, _, after) in clocked.items():
@@ -140,11 +143,15 @@ def _clock_of(value: Any, name: str, schema: Any) -> tuple[str, str, str, str] |
     dated = _DATED.fullmatch(value.strip())
     if dated is None or not (_names_time(name, schema) or "date" in f"{name} {schema.get('description', '')}".lower()):
         return None
+    if re.search(r"[ap]\.?m\b", dated.group(4), re.I):
+        return None  # a 12-hour clock: its layout is `in_documented_time`'s
     return dated.group(1), dated.group(2), dated.group(3), dated.group(4)
 
 
-def _same_time(hour: int, minute: int, task_hour: int, task_minute: int) -> bool:
-    return minute == task_minute and hour % 12 == task_hour % 12
+def _same_time(hour: int, minute: int, task_hour: int, task_minute: int, exact: bool) -> bool:
+    """Whether a value's clock is the task's: to the hour where the task writes its half of the day ("11 PM" is
+    no 11:00; BFCL live_multiple dev 950), either half where it does not."""
+    return minute == task_minute and (hour == task_hour if exact else hour % 12 == task_hour % 12)
 
 
 def _names_time(name: str, schema: dict[str, Any]) -> bool:

@@ -85,6 +85,7 @@ TABLE = {
         ("A table at 13:30 for 4 people on the 14th of March 2023", {"time": "14:30"}, {"time": "13:30"}),
         ("A table at 1:30 pm, please", {"time": "11:30"}, {"time": "13:30"}),
         ("An alarm for 5 in the afternoon labeled 'Grocery run'", {"time": "14:05"}, {"time": "17:00"}),
+        ("Set an alarm for 11 PM", {"time": "11:00"}, {"time": "23:00"}),  # the half the task writes
         # the task's time in any half of the day, two times, none, or an argument that takes no time: unchanged
         ("A table at 1:30, please", {"time": "13:30"}, {"time": "13:30"}),
         ("A table at 13:30 or 14:30", {"time": "15:00"}, {"time": "15:00"}),
@@ -130,6 +131,9 @@ DATED = {
             {"start_date": "2024-03-20 09:00:00", "end_date": "2024-03-20 12:00:00"},
         ),
         ("Move it to November 1 at 4pm", {"note": "2023-11-01 14:00"}, {"note": "2023-11-01 14:00"}),  # no date arg
+        ("Set it for 11 PM", {"when": "2023-10-01 11:00:00"}, {"when": "2023-10-01 23:00:00"}),  # its half written
+        ("Set it for 11", {"when": "2023-10-01 23:00:00"}, {"when": "2023-10-01 23:00:00"}),  # either half
+        ("Set it for 11 PM", {"when": "2023-10-01 11:00 PM"}, {"when": "2023-10-01 11:00 PM"}),  # a 12-hour clock
         ("Move it to November 1", {"when": "2023-11-01T14:00:00"}, {"when": "2023-11-01T14:00:00"}),  # no time said
     ],
 )
