@@ -13,7 +13,7 @@ from agentcore.bare_counts import item_values, with_each_count, with_item_values
 from agentcore.comparisons import as_difference
 from agentcore.copy_slips import with_task_zeros
 from agentcore.dates import in_documented_layout
-from agentcore.doc_codes import coded_arguments, with_named_codes
+from agentcore.doc_codes import coded_arguments, named_again, with_named_codes
 from agentcore.fit_counts import as_fit_count, asks_how_many
 from agentcore.formats import from_examples
 from agentcore.grounding import invented_optional
@@ -60,9 +60,14 @@ def _without_invented(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> di
 
 def _with_named_codes(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
     """`arguments` with each number documented as "N for NAME" set to the one the conversation names
-    (agentcore.doc_codes); the conversation is read only for a tool that has such an argument."""
+    (agentcore.doc_codes), less an optional free string that names again the place such a number stands for; the
+    conversation is read only for a tool that has such an argument."""
     coded = coded_arguments(spec.parameters)
-    return with_named_codes(arguments, coded, spoken_text(run)) if coded else arguments
+    if not coded:
+        return arguments
+    fixed = with_named_codes(arguments, coded, spoken_text(run))
+    again = named_again(fixed, spec.parameters)  # "Bangkok" as the district beside province_id=1
+    return {k: v for k, v in fixed.items() if k not in again} if again else fixed
 
 
 def _unit_words_out(spec: ToolSpec, arguments: dict[str, Any], results: list[str]) -> dict[str, Any]:

@@ -11,6 +11,11 @@ argument, the conversation names one name in 25; the ground truth has that numbe
 out in one ("cleaning services" named, `service_id` not expected). Numbers in quotes, an article before the name
 and "corresponds to" (forty-fifth stop: "'2' represents an ironing service", BFCL live_simple dev 180, which the
 model called with `service_id=101`) add 3 dev ground-truth calls with such an argument; no value changes.
+
+A place written again by name into an optional free string, where its code already stands in the coded argument,
+is left out (`named_again`, forty-sixth stop): `province_id=1, district_name="Bangkok"` for "a cleaning service
+provider ... in Bangkok" (BFCL live_multiple dev 974), `sub_district_name="Bangkok"` beside it (dev 934). The
+district is not the province; left out, the tool takes the whole province.
 """
 
 from __future__ import annotations
@@ -67,3 +72,29 @@ def with_named_codes(arguments: dict[str, Any], coded: dict[str, dict[str, Any]]
         if code is not None and code in schema.get("enum", [code]):
             fixed[name] = code
     return fixed if fixed != arguments else arguments
+
+
+def named_again(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[str]:
+    """The optional free strings of `arguments` whose value is a name the docs pair with the code another argument
+    holds (module docs)."""
+    properties, required = parameters.get("properties") or {}, set(parameters.get("required") or [])
+    coded = {
+        name.casefold()
+        for key, schema in coded_arguments(parameters).items()
+        for name, code in documented_codes(schema).items()
+        if arguments.get(key) == code
+    }
+    return [
+        key
+        for key, value in arguments.items()
+        if key not in required
+        and isinstance(value, str)
+        and _free_string(properties.get(key) or {})
+        and value.strip().casefold() in coded
+    ]
+
+
+def _free_string(schema: dict[str, Any]) -> bool:
+    """A string of no listed choices, also where it may be null (`str | None`: an `anyOf`)."""
+    types = {schema.get("type")} | {s.get("type") for s in schema.get("anyOf") or [] if isinstance(s, dict)}
+    return "string" in types and "enum" not in schema

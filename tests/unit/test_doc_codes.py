@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agentcore.agent import Agent
-from agentcore.doc_codes import coded_arguments, documented_codes, named_code, with_named_codes
+from agentcore.doc_codes import coded_arguments, documented_codes, named_again, named_code, with_named_codes
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -78,3 +78,44 @@ async def test_a_documented_code_runs_for_the_name_the_task_writes() -> None:
     model = ScriptedModel([call("find_cleaner", province_id=1), "Three."])
     result = await Agent(model, tools=[find_cleaner]).run("Find a cleaner in Chiang Mai.")
     assert [step.result for step in result.steps if step.call] == ["3 cleaners in province 2"]
+
+
+PROVIDERS = {
+    "properties": {
+        "province_id": PROVINCE,
+        "district_name": {"type": "string", "description": "The district, or null for all."},
+        "note": {"type": "string", "enum": ["Bangkok", "Other"]},
+    },
+    "required": ["province_id"],
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "again"),
+    [
+        ({"province_id": 1, "district_name": "Bangkok"}, ["district_name"]),  # the province named again
+        ({"province_id": 2, "district_name": "chiang mai "}, ["district_name"]),
+        ({"province_id": 1, "district_name": "Chatuchak"}, []),  # a district of it
+        ({"province_id": 2, "district_name": "Bangkok"}, []),  # another province's name: not this code's
+        ({"province_id": 1, "note": "Bangkok"}, []),  # an enum's choice
+    ],
+)
+def test_a_place_named_again_beside_its_code_is_left_out(arguments: dict[str, Any], again: list[str]) -> None:
+    assert named_again(arguments, PROVIDERS) == again
+
+
+@tool
+def find_cleaners(province_id: int, district_name: str | None = None) -> str:
+    """Find cleaners.
+
+    Args:
+        province_id: ID of the province. Example: 1 for Bangkok, 2 for Chiang Mai.
+        district_name: The district, or null for the whole province.
+    """
+    return f"cleaners in province {province_id}, district {district_name or 'any'}"
+
+
+async def test_the_call_runs_without_the_province_as_its_district() -> None:
+    model = ScriptedModel([call("find_cleaners", province_id=1, district_name="Bangkok"), "Three."])
+    result = await Agent(model, tools=[find_cleaners]).run("Find a cleaning service in Bangkok.")
+    assert [step.result for step in result.steps if step.call] == ["cleaners in province 1, district any"]
