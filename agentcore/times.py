@@ -70,8 +70,16 @@ def _in_layout(value: str, schema: dict[str, Any], task: str = "") -> str | None
         return None
     hour = hour % 12 + 12 if half == "p" else hour % 12 if half == "a" else hour
     written = _written(hour, minute, int(match.group("second") or 0), layout)
-    fixed = f"{match.group('head')}{written}"
+    head = match.group("head")
+    if _DATE_HEAD.fullmatch(head) and not _DATE_WORDS.search(str(schema.get("description", ""))):
+        head = ""  # a time argument's date: `time="2021-08-15 20:00"` beside `date` (forty-sixth stop)
+    fixed = f"{head}{written}"
     return fixed if fixed != value else None
+
+
+# A date before a value's time ("2021-08-15 ", "08/15/2021T"), and docs that ask for a date with the time.
+_DATE_HEAD = re.compile(r"\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}[\sT]")
+_DATE_WORDS = re.compile(r"\b(?:date|day|yyyy|yy|dd|datetime|timestamp)\b", re.I)
 
 
 def _written(hour: int, minute: int, second: int, layout: Layout) -> str:

@@ -45,6 +45,8 @@ def test_documented_time(docs: str, layout: Layout | None) -> None:
         ("03:00", HM, "at 3 am or 3 pm", "03:00"),  # both halves written: as written
         ("10:00", TWELVE, "at 10 am", "10:00 AM"),
         ("2024-03-22", STAMP, "", "2024-03-22"),  # a date alone: no time to write
+        ("2021-08-15 20:00", HM, "at 8 in the evening", "20:00"),  # a time argument's date goes
+        ("2021-08-15T20:00", HM, "", "20:00"),
         ("12", HM, "", "12"),  # a bare number is no time
         ("25:00", HM, "", "25:00"),
     ],
