@@ -34,6 +34,11 @@ to 50" was called with `releaseId="Release-161"` (BFCL live_irrelevance, fresh s
 reported). On the dev ground truth this holds none either; of 361 saved dev answers it holds one more, a wrong
 call (`user_id="1000000000"` for a ride in zipcode 94704).
 
+A made-up credential is enough alone (forty-sixth stop): a password, PIN, token or API key that the
+conversation does not write cannot be the user's ("Translate this sentence to Spanish" was called with
+`password="123456"`). On the dev ground truth this holds none; of 440 saved dev answers it holds one more call,
+an irrelevance entry's.
+
 A made-up date or time is enough alone (forty-fourth stop): "Please help me to find a full circle flight" was
 called with `departure_date="2023-01-01"` (BFCL live_irrelevance_622). A user who gives no date at all has not
 asked for one: none of BFCL's 956 dev ground-truth calls has such a date or time.
@@ -89,7 +94,9 @@ def _weighed(
     for name in parameters.get("required", []):
         value, schema = arguments.get(name), properties.get(name)
         if isinstance(schema, dict) and (
-            _made_up_place(name, value, schema, given) or _made_up_id(name, value, schema, description, given)
+            _made_up_place(name, value, schema, given)
+            or _made_up_id(name, value, schema, description, given)
+            or _made_up_secret(name, value, given)
         ):
             found.append((f"{name}={value}", ALONE))
         elif name in unwritten:
@@ -142,6 +149,24 @@ def _made_up_id(name: str, value: Any, schema: dict[str, Any], description: str,
         return False
     docs = f"{description} {json.dumps(schema, ensure_ascii=False)}"
     return re.search(rf"(?<![\w.]){re.escape(text)}(?![\w.])", docs) is None and text not in documented_values(schema)
+
+
+# Arguments that hold a credential, by a word of their name or the name run together ("api_key" is "apikey"); a
+# bare "key" is a lookup's.
+_SECRET_WORDS = frozenset(
+    {"password", "passcode", "passphrase", "pin", "secret", "token", "apikey", "accesskey", "secretkey", "privatekey"}
+)
+
+
+def _made_up_secret(name: str, value: Any, given: str) -> bool:
+    """Whether `value` is a password, PIN, token or key that the conversation does not write: no one can guess
+    one (forty-sixth stop: "Translate this sentence to Spanish" was called with `user_authentication.verify(
+    username="enrique", password="123456")`, BFCL live_irrelevance, fresh slice 40, read after it was reported).
+    An argument named `api_key` or `x_apikey` counts; `key` and `keyword` do not."""
+    words = name_words(name.replace("_", " ")) | {name.lower().replace("_", "")}
+    if not words & _SECRET_WORDS or not isinstance(value, str) or not value.strip():
+        return False
+    return value.strip().casefold() not in given.casefold()
 
 
 def _unwritten_digits(text: str, given: str) -> bool:

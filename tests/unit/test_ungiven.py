@@ -252,3 +252,24 @@ async def test_the_call_runs_without_a_date_no_one_gave() -> None:
     model = ScriptedModel([call("find_cleaners", province_id=1, start_available_date="2023-01-01"), "done"])
     result = await Agent(model, tools=[find_cleaners]).run("Help find a bathroom cleaner in Bangkok.")
     assert result.steps[0].result == "cleaners in 1 from now"
+
+
+LOGIN = required_object(username=("string", "The user's name."), password=("string", "The user's password."))
+LOOKUP = required_object(table=("string", "The table."), key=("string", "The row's key."))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "schema", "given", "found"),
+    [
+        # a credential no one wrote is enough alone: no one can guess one
+        ({"username": "ana", "password": "123456"}, LOGIN, "Hi", ["username=ana", "password=123456"]),
+        ({"username": "bob", "password": "hunter2"}, LOGIN, "Log in as bob, please.", ["password=hunter2"]),
+        # the user's own, or an argument that only shares a word with one (`key` of a lookup)
+        ({"username": "bob", "password": "hunter2"}, LOGIN, "Log in as bob with password hunter2.", []),
+        ({"table": "capitals", "key": "france"}, LOOKUP, "What is the capital of France?", []),
+    ],
+)  # fmt: skip
+def test_a_made_up_credential_alone_is_held(
+    arguments: dict[str, Any], schema: dict[str, Any], given: str, found: list[str]
+) -> None:
+    assert held(arguments, schema, "Signs users in.", given) == found
