@@ -42,7 +42,7 @@ from agentcore.unfinished import BARE_NUMBER, leaves, values_in
 from agentcore.ungiven import undated_optional
 from agentcore.unit_names import as_named, converter, without_unit_words
 from agentcore.unit_steps import without_unit_step
-from agentcore.url_templates import from_templates
+from agentcore.url_templates import from_templates, without_sentence_end
 from agentcore.written_twice import with_unused_result
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def _time_factors(run: Run, done: list[Step], arguments: dict[str, Any]) -> dict
 
 # Forms read off the task and the docs alone, in order: the day asked about, then the flags named, then dates and
 # times in their documented layouts and the task's one time, then values in the arguments the task names them for,
-# then web addresses from their docs' templates (which read those values).
+# then web addresses from their docs' templates (which read those values) and without the sentence's end.
 _TASK_FORMS: tuple[Callable[[dict[str, Any], dict[str, Any], str], dict[str, Any]], ...] = (
     on_asked_day,
     asked_flags,
@@ -143,6 +143,7 @@ _TASK_FORMS: tuple[Callable[[dict[str, Any], dict[str, Any], str], dict[str, Any
     as_task_time,
     in_named_places,
     from_templates,
+    without_sentence_end,
 )
 
 

@@ -10,6 +10,10 @@ still has a placeholder or is on a host the conversation never writes, the value
 address placeholder (`ip`, `host`, `server`) with the one IP address the conversation writes, any other with the
 value of the call's argument of that name (`{fabricName}` with `fabricName="PEK-ACI"`, also inside a `params`
 object). A placeholder nothing fills leaves the value as it was (forty-sixth stop; BFCL live_simple dev 128, 130).
+
+The sentence's end is no part of an address either: "information on the device connector versions from
+https://example.com/device-connector-versions.json?" was called with the question mark (dev 132). An address
+that ends in "?", ".", "," or "!" where the task writes it followed by a space or its end goes without it.
 """
 
 from __future__ import annotations
@@ -40,6 +44,18 @@ def from_templates(arguments: dict[str, Any], parameters: dict[str, Any], given:
         filled = _filled(templates.pop(), arguments, given)
         if filled is not None:
             fixed[name] = filled
+    return fixed if fixed != arguments else arguments
+
+
+def without_sentence_end(arguments: dict[str, Any], parameters: dict[str, Any], given: str) -> dict[str, Any]:
+    """`arguments` with each top-level web address that took the task's closing punctuation without it (module
+    docs); the same dict when nothing changes."""
+    fixed = dict(arguments)
+    for name, value in arguments.items():
+        if not isinstance(value, str) or not _HOST.match(value) or value[-1:] not in "?.,!":
+            continue
+        if re.search(rf"{re.escape(value)}(?:\s|$)", given):
+            fixed[name] = value.rstrip("?.,!")
     return fixed if fixed != arguments else arguments
 
 

@@ -9,7 +9,7 @@ import pytest
 from agentcore.agent import Agent
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
-from agentcore.url_templates import from_templates
+from agentcore.url_templates import from_templates, without_sentence_end
 
 NODES = {
     "properties": {
@@ -73,3 +73,21 @@ async def test_the_call_runs_on_the_templates_address_not_a_made_up_host() -> No
     model = ScriptedModel([call("http_get", url="https://api.example.com/topologies"), "done"])
     result = await Agent(model, tools=[http_get]).run("Get the topologies from the server at 10.1.2.3.")
     assert result.steps[0].result == "200 from https://10.1.2.3/api/v1/topologies"
+
+
+URL = {"properties": {"url": {"type": "string"}}}
+
+
+@pytest.mark.parametrize(
+    ("url", "given", "fixed"),
+    [
+        ("https://example.com/versions.json?", "the versions from https://example.com/versions.json?", "https://example.com/versions.json"),
+        ("https://example.com/a.", "Fetch https://example.com/a. Then stop.", "https://example.com/a"),
+        # an address the task writes with its "?" inside, or a value the task does not end a sentence with
+        ("https://example.com/a?", "Fetch https://example.com/a?x=1", "https://example.com/a?"),
+        ("https://example.com/a?q=1", "Fetch https://example.com/a?q=1?", "https://example.com/a?q=1"),
+        ("not a url.", "not a url.", "not a url."),
+    ],
+)  # fmt: skip
+def test_an_address_goes_without_the_sentences_end(url: str, given: str, fixed: str) -> None:
+    assert without_sentence_end({"url": url}, URL, given)["url"] == fixed
