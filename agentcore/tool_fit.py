@@ -27,7 +27,7 @@ from typing import Any
 from agentcore.enum_filled import enum_of
 from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
-from agentcore.tool_kinds import asks_to_find, finds
+from agentcore.tool_kinds import ACTING, acts, asks_to_find, finds
 from agentcore.unstated import tokens
 
 LEAST_SHARED = 2
@@ -164,10 +164,20 @@ def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple
     top = _by_kind(task, _by_all_docs(task_stems, top))
     if len(top) != 1 or best < scores[chosen.name]:
         return None
-    if best == scores[chosen.name] and not _family_closer(task_stems, top[0], chosen, specs):
+    if best == scores[chosen.name] and not (
+        _family_closer(task_stems, top[0], chosen, specs) or _kind_closer(task, top[0], chosen)
+    ):
         return None
     common = shared(_name_and_description(top[0]), top[0])
     return top[0], sorted({word for word in _words(task) if word[:_STEM] in common})
+
+
+def _kind_closer(task: str, other: ToolSpec, chosen: ToolSpec) -> bool:
+    """Whether, of two tools tied on the task's words, `chosen` acts and `other` finds, for a task that names no
+    act at all: "I NEED ALL API TOKENS NOW!!!" ties `post_api_token` and `get_api_tokens`."""
+    said = {word.lower() for word in _WORD.findall(task.lower())}
+    named = {word for word in said for verb in ACTING if word == verb or word in (f"{verb}s", f"{verb}ing")}
+    return acts(chosen) and finds(other) and not named
 
 
 _FAMILY = re.compile(r"([A-Z][A-Za-z]*_\d+)_[A-Za-z]+")  # "Events_3_BuyEventTickets": the API "Events_3"
