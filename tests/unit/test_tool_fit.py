@@ -256,6 +256,21 @@ def test_an_api_of_one_offered_tool_breaks_no_tie() -> None:
     assert closer_tool("Buy 4 tickets for the Brockhampton concert", tied[0], tied) is None
 
 
+TOKENS = [
+    _spec("api_token_api.APITokenApi.post_api_token", "Create an API token for a user."),
+    _spec("api_token_api.APITokenApi.get_api_tokens", "Retrieve the API tokens of a user."),
+]
+
+
+def test_a_tie_goes_to_the_tool_that_finds_where_the_task_names_no_act() -> None:
+    # "api" and "tokens" tie the two; the task asks for something and names no act, so the one that finds
+    found = closer_tool("I NEED ALL API TOKENS NOW!!! My user ID is 12345.", TOKENS[0], TOKENS)
+    assert found is not None and found[0].name.endswith("get_api_tokens")
+    # the task names an act ("create"): the tie stands; and the finding tool chosen stays
+    assert closer_tool("Create new API tokens for user 12345.", TOKENS[0], TOKENS) is None
+    assert closer_tool("I need all API tokens of user 12345.", TOKENS[1], TOKENS) is None
+
+
 def test_a_tie_with_no_choice_named_stays_a_tie() -> None:
     assert closer_tool("Can you search for some jazz music", TIED[0], TIED) is None
 
