@@ -1,4 +1,4 @@
-"""The forty-fifth stop's call rewrites and holds replayed on BFCL's ground truth, with no model.
+"""The forty-fifth and forty-sixth stops' call rewrites and holds replayed on BFCL's ground truth, with no model.
 
 Each right call of the split (its first possible value per argument, "" taken as left out) goes through one rule
 as if the model had written it; a rule that changes or holds a right call would lose it. The claims in
@@ -10,7 +10,10 @@ docs/architecture.md (forty-fifth stop) are these counts:
 - `relative_dates.on_asked_day`, `times.as_task_time`, `roles.in_named_places`, `places.real_places`,
   `doc_codes.with_named_codes`: right calls changed;
 - `named_flags.asked_flags` with every boolean of the tool written `false`: flags set, and of those the ones for
-  which `true` is not a right value.
+  which `true` is not a right value;
+- the forty-sixth stop's: `times.in_documented_time` (a time argument's date), `url_templates.from_templates`
+  and `without_sentence_end`: right calls changed; `ungiven.undated_optional` and `doc_codes.named_again`: right
+  calls with an argument left out that the ground truth needs.
 
 The held and changed counts include the older rules of each function (a made-up date, place or pair of numbers in
 `ungiven`; the role swaps of `roles`), so they are compared with the same command on an earlier revision.
@@ -34,8 +37,9 @@ def _rewrites() -> dict[str, Rewrite]:
     from agentcore.places import real_places
     from agentcore.relative_dates import on_asked_day
     from agentcore.roles import in_named_places
-    from agentcore.times import as_task_time
+    from agentcore.times import as_task_time, in_documented_time
     from agentcore.ungiven import held
+    from agentcore.url_templates import from_templates, without_sentence_end
 
     return {
         "ungiven.held (held)": lambda a, p, d, t: a if held(a, p, d, t) else None,
@@ -44,6 +48,20 @@ def _rewrites() -> dict[str, Rewrite]:
         "roles.in_named_places": lambda a, p, d, t: _changed(a, in_named_places(a, p, t)),
         "places.real_places": lambda a, p, d, t: _changed(a, real_places(a, p)),
         "doc_codes.with_named_codes": lambda a, p, d, t: _changed(a, with_named_codes(a, coded_arguments(p), t)),
+        "times.in_documented_time": lambda a, p, d, t: _changed(a, in_documented_time(a, p, t)),
+        "url_templates.from_templates": lambda a, p, d, t: _changed(a, from_templates(a, p, t)),
+        "url_templates.without_sentence_end": lambda a, p, d, t: _changed(a, without_sentence_end(a, p, t)),
+    }
+
+
+def _left_out(arguments: dict[str, Any], parameters: dict[str, Any], given: str) -> dict[str, list[str]]:
+    """The forty-sixth stop's rules that leave arguments out, each with the names it would leave out."""
+    from agentcore.doc_codes import named_again
+    from agentcore.ungiven import undated_optional
+
+    return {
+        "ungiven.undated_optional": undated_optional(arguments, parameters, given),
+        "doc_codes.named_again": named_again(arguments, parameters),
     }
 
 
@@ -76,6 +94,8 @@ def replay(entries: Sequence[Entry]) -> Counter[str]:
             for name, rewrite in rewrites.items():
                 given = task if name.startswith("roles") else conversation
                 counts[name] += rewrite(arguments, parameters, description, given) is not None
+            for name, dropped in _left_out(arguments, parameters, conversation).items():
+                counts[f"{name}: needed values left out"] += sum("" not in possible.get(k, [""]) for k in dropped)
             flags = [k for k, s in parameters.get("properties", {}).items() if s.get("type") == "boolean"]
             set_true = asked_flags(dict.fromkeys(flags, False), parameters, task)
             counts["named_flags: booleans written false"] += len(flags)

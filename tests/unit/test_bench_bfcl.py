@@ -401,3 +401,21 @@ def test_rewrites_replay_counts_right_calls_a_rule_would_change() -> None:
     assert counts["right calls"] == 1 and counts["times.as_task_time"] == 1  # a time the task does not write
     assert counts["named_flags: set true"] == 1 and counts["named_flags: set true where true is not right"] == 0
     assert counts["relative_dates.on_asked_day"] == 0
+
+
+def test_rewrites_replay_counts_needed_values_a_rule_would_leave_out() -> None:
+    from bench.bfcl_rewrites import replay
+
+    docs = {"name": "find_cleaner", "parameters": {"type": "dict", "required": ["province_id"], "properties": {
+        "province_id": {"type": "integer", "description": "ID of the province: 1 for Bangkok, 2 for Chiang Mai."},
+        "district_name": {"type": "string", "description": "The district."},
+        "start_date": {"type": "string", "description": "Available from, YYYY-MM-DD."},
+        "url": {"type": "string", "description": "The endpoint, 'https://{ip}/api'."},
+    }}}  # fmt: skip
+    question = ({"role": "user", "content": "A cleaner in Bangkok, please; ask the server at 10.0.0.2."},)
+    right = [{"find_cleaner": {"province_id": [1], "district_name": ["Bangkok"], "start_date": ["2024-03-22", ""],
+                               "url": ["https://10.0.0.1/api"]}}]  # fmt: skip
+    counts = replay([bfcl.Entry("live_multiple_0", "live_multiple", question, (docs,), right)])
+    assert counts["doc_codes.named_again: needed values left out"] == 1  # the ground truth wants the district
+    assert counts["ungiven.undated_optional: needed values left out"] == 0  # the date may be left out
+    assert counts["url_templates.from_templates"] == 1  # a host the task never writes: the template, filled
