@@ -177,9 +177,9 @@ def closer_tool(task: str, chosen: ToolSpec, specs: Sequence[ToolSpec]) -> tuple
 def _kind_closer(task: str, other: ToolSpec, chosen: ToolSpec) -> bool:
     """Whether, of two tools tied on the task's words, `chosen` acts and `other` finds, for a task that names no
     act at all: "I NEED ALL API TOKENS NOW!!!" ties `post_api_token` and `get_api_tokens`."""
-    said = {word.lower() for word in _WORD.findall(task.lower())}
-    named = {word for word in said for verb in ACTING if word == verb or word in (f"{verb}s", f"{verb}ing")}
-    return acts(chosen) and finds(other) and not named
+    said = set(_WORD.findall(task.lower()))
+    names_an_act = any(said & {verb, f"{verb}s", f"{verb}ing"} for verb in ACTING)
+    return acts(chosen) and finds(other) and not names_an_act
 
 
 _FAMILY = re.compile(r"([A-Z][A-Za-z]*_\d+)_[A-Za-z]+")  # "Events_3_BuyEventTickets": the API "Events_3"
