@@ -41,6 +41,34 @@ def test_named_choices(arguments: dict[str, object], task: str, fixed: dict[str,
     assert named_choices(arguments, STOCK, task) == fixed
 
 
+EXPERIENCE = {
+    "type": "object",
+    "properties": {
+        "kind": {
+            "type": "string",
+            "enum": ["Internship at Universitas Sebelas Maret (UNS)", "Education at Universitas Sebelas Maret (UNS)",
+                     "Freelance at Pingfest"],
+        }
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("value", "task", "fixed"),
+    [
+        # another choice names every word the chosen one names, and more ("education")
+        ("Internship at Universitas Sebelas Maret (UNS)", "Adriel's education at Universitas Sebelas Maret (UNS)?",
+         "Education at Universitas Sebelas Maret (UNS)"),
+        # the chosen one is as well named as any, or better
+        ("Internship at Universitas Sebelas Maret (UNS)", "Adriel's time at Universitas Sebelas Maret?",
+         "Internship at Universitas Sebelas Maret (UNS)"),
+        ("Freelance at Pingfest", "His freelance work at Pingfest", "Freelance at Pingfest"),
+    ],
+)  # fmt: skip
+def test_a_choice_that_names_more_of_the_task_runs(value: str, task: str, fixed: str) -> None:
+    assert named_choices({"kind": value}, EXPERIENCE, task) == {"kind": fixed}
+
+
 def test_the_same_dict_comes_back_when_nothing_changes() -> None:
     arguments = {"detail_level": "summary"}
     assert named_choices(arguments, STOCK, "a summary") is arguments
