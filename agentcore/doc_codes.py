@@ -89,12 +89,6 @@ def named_again(arguments: dict[str, Any], parameters: dict[str, Any]) -> list[s
         for key, value in arguments.items()
         if key not in required
         and isinstance(value, str)
-        and _free_string(properties.get(key) or {})
+        and "enum" not in (properties.get(key) or {})  # a free string, as `formats.each_free_string` reads one
         and value.strip().casefold() in coded
     ]
-
-
-def _free_string(schema: dict[str, Any]) -> bool:
-    """A string of no listed choices, also where it may be null (`str | None`: an `anyOf`)."""
-    types = {schema.get("type")} | {s.get("type") for s in schema.get("anyOf") or [] if isinstance(s, dict)}
-    return "string" in types and "enum" not in schema

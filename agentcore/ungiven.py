@@ -136,8 +136,8 @@ _ID_WORDS = frozenset({"id", "ids", "uuid", "guid", "hash", "identifier"})
 
 
 def _made_up_id(name: str, value: Any, schema: dict[str, Any], description: str, given: str) -> bool:
-    """Whether `value` is an identifier that a conversation writing no digit at all does not write either, nor the
-    docs ("1 for Bangkok") (module docs)."""
+    """Whether `value` is an identifier that neither the conversation nor the docs ("1 for Bangkok") write; where
+    the conversation writes digits, only one with a run of two or more digits it does not write (module docs)."""
     if not name_words(name) & _ID_WORDS or "enum" in schema or isinstance(value, bool):
         return False
     if not isinstance(value, str | int):
@@ -163,7 +163,7 @@ def _made_up_secret(name: str, value: Any, given: str) -> bool:
     one (forty-sixth stop: "Translate this sentence to Spanish" was called with `user_authentication.verify(
     username="enrique", password="123456")`, BFCL live_irrelevance, fresh slice 40, read after it was reported).
     An argument named `api_key` or `x_apikey` counts; `key` and `keyword` do not."""
-    words = name_words(name.replace("_", " ")) | {name.lower().replace("_", "")}
+    words = name_words(name) | {name.lower().replace("_", "")}
     if not words & _SECRET_WORDS or not isinstance(value, str) or not value.strip():
         return False
     return value.strip().casefold() not in given.casefold()

@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentcore.formats import each_free_string
+
 # A URL with at least one placeholder in braces or angle brackets, up to a quote or space.
 _TEMPLATE = re.compile(r"https?://[^\s'\"`]*?(?:\{\w+\}|<\w+>)[^\s'\"`]*")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}|<(\w+)>")
@@ -32,31 +34,26 @@ _ADDRESS_NAMES = frozenset({"ip", "ip_address", "ipaddress", "host", "hostname",
 def from_templates(arguments: dict[str, Any], parameters: dict[str, Any], given: str) -> dict[str, Any]:
     """`arguments` with each web address whose docs give it as a template written from it (module docs); the same
     dict when nothing changes."""
-    properties = parameters.get("properties") or {}
-    fixed = dict(arguments)
-    for name, value in arguments.items():
-        schema = properties.get(name)
-        if not isinstance(value, str) or not isinstance(schema, dict):
-            continue
+
+    def from_template(value: str, schema: dict[str, Any]) -> str | None:
         templates = {match.rstrip(".,;:)") for match in _TEMPLATE.findall(str(schema.get("description", "")))}
         if len(templates) != 1 or not _needs_template(value, given):
-            continue
-        filled = _filled(templates.pop(), arguments, given)
-        if filled is not None:
-            fixed[name] = filled
-    return fixed if fixed != arguments else arguments
+            return None
+        return _filled(templates.pop(), arguments, given)
+
+    return each_free_string(arguments, parameters, from_template)
 
 
 def without_sentence_end(arguments: dict[str, Any], parameters: dict[str, Any], given: str) -> dict[str, Any]:
     """`arguments` with each top-level web address that took the task's closing punctuation without it (module
     docs); the same dict when nothing changes."""
-    fixed = dict(arguments)
-    for name, value in arguments.items():
-        if not isinstance(value, str) or not _HOST.match(value) or value[-1:] not in "?.,!":
-            continue
-        if re.search(rf"{re.escape(value)}(?:\s|$)", given):
-            fixed[name] = value.rstrip("?.,!")
-    return fixed if fixed != arguments else arguments
+
+    def trimmed(value: str, schema: dict[str, Any]) -> str | None:
+        if not _HOST.match(value) or value[-1:] not in "?.,!":
+            return None
+        return value.rstrip("?.,!") if re.search(rf"{re.escape(value)}(?:\s|$)", given) else None
+
+    return each_free_string(arguments, parameters, trimmed)
 
 
 def _needs_template(value: str, given: str) -> bool:
