@@ -77,11 +77,6 @@ def _numeric(function: Callable[..., str]) -> Callable[..., Any]:
     return call
 
 
-def correct(value: Any, check: dict[str, Any]) -> bool:
-    """The harness's own check (bench.checks) on the value as text."""
-    return passes(check, str(value))
-
-
 def run(tasks: Sequence[dict[str, Any]], complete: Callable[[str], str]) -> int:
     solved = 0
     for task in tasks:
@@ -93,7 +88,7 @@ def run(tasks: Sequence[dict[str, Any]], complete: Callable[[str], str]) -> int:
             value: Any = evaluate(expression, {name: FUNCTIONS[name] for name in names})
         except Exception as exc:  # a reply that is no expression is a wrong answer, not a crash
             value = f"error: {exc}"
-        ok = correct(value, task["check"])
+        ok = passes(task["check"], str(value))  # the harness's own check, on the value as text
         solved += ok
         seconds = time.perf_counter() - started
         print(f"{task['id']} {'ok' if ok else '--'} {seconds:.1f}s {expression[:120]!r} -> {str(value)[:40]}")
@@ -101,7 +96,7 @@ def run(tasks: Sequence[dict[str, Any]], complete: Callable[[str], str]) -> int:
     return solved
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("tasks", type=Path, help="a bench task file (JSON lines)")
     parser.add_argument("--threads", type=int, default=2)
@@ -120,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     tasks = [json.loads(line) for line in args.tasks.read_text(encoding="utf-8").splitlines() if line.strip()]
     run(tasks, complete)
+    return 0
 
 
 if __name__ == "__main__":
