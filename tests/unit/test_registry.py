@@ -80,6 +80,9 @@ def test_registry_entries_are_consistent() -> None:
         assert len(info.sha256) == 64
         assert info.packages
     assert len(registry.MODELS["qwen2.5-coder-0.5b"].packages) == 6
+    # The larger tier's 22 parts, in order: a part out of place would join into a file whose sha256 fails.
+    larger = registry.MODELS["qwen2.5-coder-1.5b"].packages
+    assert [member.split("/")[-1] for _, _, member in larger] == [f"part{i:02d}.bin" for i in range(1, 23)]
     assert registry.MODELS["gemma3-270m"].chat_template is False
 
 
