@@ -71,6 +71,9 @@ def _agent_flags(run: argparse.ArgumentParser) -> None:
     run.add_argument("--gpu-layers", type=int, default=0)
     run.add_argument("--route", choices=["auto", "off"], default="off", help="complexity routing before the run")
     run.add_argument("--team", default=None, help="team file the router may hand complex tasks to (--route auto)")
+    run.add_argument(
+        "--large", default=None, help="larger model for runs offered two or more tools (e.g. qwen2.5-coder-1.5b)"
+    )
     run.add_argument("--advisor", default=None, help="model that advises the main model (name, path or URL)")
     run.add_argument("--advice-mode", choices=["advice_first", "review_revise", "both"], default="advice_first")
     run.add_argument("--optimize", action="store_true", help="compress the prompt (tool descriptions, filler)")
@@ -142,7 +145,7 @@ def check_run_args(args: argparse.Namespace) -> None:
     wrong = [message for ok, message in checks if not ok]
     if wrong:
         raise UserError("; ".join(wrong))
-    for spec in (args.model, args.advisor):
+    for spec in (args.model, args.advisor, args.large):
         if spec is not None:
             check_model_spec(spec)
     if getattr(args, "team", None):
@@ -196,8 +199,11 @@ async def _setup(args: argparse.Namespace) -> tuple[Any, Any, Any, _Printer]:
     advisor = None
     if args.advisor:
         advisor = await load_model_async(args.advisor, progress=say.line, **_model_settings(args, args.advisor))
+    large = None
+    if args.large:
+        large = await load_model_async(args.large, progress=say.line, **_model_settings(args, args.large))
     kwargs: dict[str, Any] = {"instructions": args.instructions} if args.instructions else {}
-    policies = _policies(args, model, advisor)
+    policies = _policies(args, model, advisor, large)
 
     if args.memory:
         from agentcore.memory import Memory
@@ -255,13 +261,15 @@ async def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _policies(args: argparse.Namespace, model: Any, advisor: Any) -> list[Any]:
-    """The policies the flags ask for, in the order they wrap a turn: route, advise, optimise."""
+def _policies(args: argparse.Namespace, model: Any, advisor: Any, large: Any) -> list[Any]:
+    """The policies the flags ask for, in the order they wrap a turn: route (and tiers), advise, optimise.
+    `--large` alone routes tiers only: no task loses its tools to the direct plan unless --route auto says so."""
     policies: list[Any] = []
-    if args.route == "auto":
+    if args.route == "auto" or large is not None:
         from agentcore.policies.routing import RoutingPolicy
 
-        policies.append(RoutingPolicy())
+        tiers = {"small": model, "large": large} if large is not None else None
+        policies.append(RoutingPolicy(tiers=tiers, allow_direct=args.route == "auto"))
     if advisor is not None:
         from agentcore.policies.advisor import Advisor
 

@@ -16,7 +16,9 @@ Decision rules, in order (thresholds from `RouterConfig`):
 4. `agent` when `tool_requirements >= tool_threshold` (the task needs a tool, or names an available one).
 5. `direct` otherwise: one model call, no tools.
 
-The tier comes from the overall score's band in `tier_bounds`, raised to `min_tier[plan]` where configured.
+The tier comes from the overall score's band in `tier_bounds`, raised to `min_tier[plan]` where configured and
+to `min_tier_tools[n]` for a run offered n or more tools (choosing among tools and chaining them is where a small
+model fails: docs/routing-tiers.md).
 `aroute` may ask a model to settle a decision whose deciding score lies within `llm_margin` of its threshold.
 """
 
@@ -67,6 +69,7 @@ class RouterConfig:
     tiers: tuple[str, ...] = ("small", "large")
     tier_bounds: tuple[float, ...] | None = None
     min_tier: Mapping[str, str] = field(default_factory=dict)
+    min_tier_tools: Mapping[int, str] = field(default_factory=dict)
     llm_margin: float = 0.5
     tokens_per_word: float = 1.3
 
@@ -114,6 +117,13 @@ class RouterConfig:
             if tier not in self.tiers:
                 raise UserError(
                     f"RouterConfig.min_tier[{plan!r}] names unknown tier {tier!r}; tiers are {list(self.tiers)}"
+                )
+        for count, tier in self.min_tier_tools.items():
+            if not isinstance(count, int) or count < 1:
+                raise UserError(f"RouterConfig.min_tier_tools has key {count!r}; keys are tool counts of 1 or more")
+            if tier not in self.tiers:
+                raise UserError(
+                    f"RouterConfig.min_tier_tools[{count}] names unknown tier {tier!r}; tiers are {list(self.tiers)}"
                 )
 
     def bounds(self) -> tuple[float, ...]:
@@ -173,7 +183,7 @@ class ComplexityRouter:
         reasons.append(f"overall {overall:g} = weighted sum with weights {[cfg.weights[n] for n in rf.FACTORS]}")
         plan, why = self._plan(scores, overall, units, team_available)
         reasons.append(f"plan {plan}: {why}")
-        tier, tier_why = self._tier(overall, plan)
+        tier, tier_why = self._tier(overall, plan, len(tool_names))
         reasons.append(f"tier {tier!r}: {tier_why}")
         near = self._near(scores, overall, units, team_available)
         reasons += [f"near threshold: {n}" for n in near]
@@ -203,7 +213,7 @@ class ComplexityRouter:
             f"tool_requirements {tools:g} < tool_threshold {cfg.tool_threshold:g}, no split needed",
         )
 
-    def _tier(self, overall: float, plan: Plan) -> tuple[str, str]:
+    def _tier(self, overall: float, plan: Plan, n_tools: int) -> tuple[str, str]:
         cfg = self.config
         bounds = cfg.bounds()
         index = sum(1 for b in bounds if overall >= b)
@@ -212,6 +222,10 @@ class ComplexityRouter:
         if floor is not None and cfg.tiers.index(floor) > index:
             index = cfg.tiers.index(floor)
             why += f", raised to min_tier for {plan}"
+        for count, tier in sorted(cfg.min_tier_tools.items()):
+            if n_tools >= count and cfg.tiers.index(tier) > index:
+                index = cfg.tiers.index(tier)
+                why += f", raised to min_tier_tools for {n_tools} tools offered (>= {count})"
         return cfg.tiers[index], why
 
     def _near(self, scores: Mapping[str, float], overall: float, units: float, team_available: bool) -> list[str]:
@@ -249,7 +263,7 @@ class ComplexityRouter:
             reasons.append(f"LLM check by {model.name} answered {response.content!r}, not a plan; kept {decision.plan}")
             return replace(decision, reasons=reasons)
         reasons.append(f"LLM check by {model.name} near the threshold chose {choice} (heuristic: {decision.plan})")
-        tier, tier_why = self._tier(decision.overall, choice)
+        tier, tier_why = self._tier(decision.overall, choice, len(tool_names))
         if choice != decision.plan:
             reasons.append(f"tier {tier!r}: {tier_why}")
         return replace(decision, plan=choice, tier=tier, reasons=reasons)

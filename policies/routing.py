@@ -7,7 +7,10 @@ Before the first turn it routes the task (5 factors, explained in the trace) and
   "symbol" for a lookup over element symbols); otherwise the tools stay. Measured on the 48 bench tasks: names
   alone withheld the tools from 7 lookup tasks; with the descriptions, from none.
 - tier: with `tiers={"small": model_a, "large": model_b}`, every turn goes to the tier's model, chosen by
-  setting `request.model` for `call_next`: the policies after this one still run.
+  setting `request.model` for `call_next`: the policies after this one still run. Without a router of the caller's,
+  a run offered two or more tools goes to "large" (`TIER_TOOLS`): choosing among tools and chaining them is where
+  the 0.5B model fails, while one offered tool is one call it makes as well as the 1.5B, and faster
+  (docs/routing-tiers.md).
 Plans "decompose" and "team" are recorded for the caller (the CLI hands them to the Decomposer); inside one Agent
 run they keep the single-agent loop.
 """
@@ -22,7 +25,7 @@ from typing import Any
 from agentcore.context import RunContext
 from agentcore.messages import ModelRequest, ModelResponse, ToolSpec
 from agentcore.models.base import Model
-from agentcore.policies.router import ComplexityRouter, RouteDecision
+from agentcore.policies.router import ComplexityRouter, RouteDecision, RouterConfig
 from agentcore.policies.router_factors import keyword_regex
 from agentcore.policy import CallModel, Policy
 
@@ -45,6 +48,10 @@ def _subject(spec: ToolSpec) -> list[str]:
     return sorted({w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in words})
 
 
+# A run offered this many tools or more goes to the "large" tier under the default router.
+TIER_TOOLS = 2
+
+
 def mentions_tools(task: str, tools: Sequence[ToolSpec]) -> bool:
     """True when the task has a digit or names a word (4+ letters, any inflection) of a tool's subject."""
     if any(ch.isdigit() for ch in task):
@@ -63,7 +70,7 @@ class RoutingPolicy(Policy):
         tiers: Mapping[str, Model] | None = None,
         allow_direct: bool = True,
     ) -> None:
-        self.router = router or ComplexityRouter()
+        self.router = router or ComplexityRouter(RouterConfig(min_tier_tools={TIER_TOOLS: "large"}))
         self.tiers = dict(tiers or {})
         self.allow_direct = allow_direct
 

@@ -3,6 +3,9 @@
 `agentcore+route`: RoutingPolicy (direct answers get no tools). `agentcore+optimize`: PromptOptimizer.
 `agentcore+advisor`: smollm2-135m writes advice before the run (advice_first).
 `agentcore+relevance`: ToolRelevance (tools far from the task are withheld; MiniLM sentence similarity).
+`agentcore+tiers`: RoutingPolicy's model tiers alone (no direct plan): a run offered two or more tools goes to
+qwen2.5-coder-1.5b, the rest to the run's model (docs/routing-tiers.md). The harness's `model_s` times the small
+model's llama.cpp only; wall time covers both.
 """
 
 from __future__ import annotations
@@ -38,6 +41,20 @@ def relevance(model: Any) -> list[Any]:
 
 
 _advisor: Any = None
+_large: Any = None
+LARGE_MODEL = "qwen2.5-coder-1.5b"
+
+
+def tiers(model: Any) -> list[Any]:
+    global _large
+    if _large is None:
+        from agentcore.models.llamacpp import LlamaCppModel
+        from agentcore.models.registry import pull
+
+        _large = LlamaCppModel(pull(LARGE_MODEL), n_ctx=model.n_ctx, n_threads=model.n_threads, seed=model.seed)
+    from agentcore.policies.routing import RoutingPolicy
+
+    return [RoutingPolicy(tiers={"small": model, "large": _large}, allow_direct=False)]
 
 
 def advise(model: Any) -> list[Any]:
@@ -61,6 +78,10 @@ def run_optimize(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str,
 
 def run_advise(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
     return _run(advise, tasks, settings, emit)
+
+
+def run_tiers(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+    return _run(tiers, tasks, settings, emit)
 
 
 def run_relevance(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:

@@ -202,6 +202,22 @@ def test_the_advisor_spec_is_checked_before_loading(capsys: pytest.CaptureFixtur
     assert "unsupported URL scheme 'gopher'" in one_error_line(err)
 
 
+def test_the_large_tier_spec_is_checked_before_loading(capsys: pytest.CaptureFixture[str], loads: list[object]) -> None:
+    code, _, err = run_cli(capsys, "run", "--large", "no-such-model", "hi")
+    assert code != 0 and loads == []
+    assert "unknown model 'no-such-model'" in one_error_line(err)
+
+
+def test_large_alone_routes_tiers_and_keeps_every_tool() -> None:
+    from agentcore.policies.routing import RoutingPolicy
+
+    small, large = object(), object()
+    args = cli.build_parser().parse_args(["run", "--large", "qwen2.5-coder-1.5b", "hi"])
+    [policy] = cli._policies(args, small, None, large)
+    assert isinstance(policy, RoutingPolicy)
+    assert policy.tiers == {"small": small, "large": large} and policy.allow_direct is False
+
+
 # -- 5: an unreachable server is ModelUnavailableError, after the backoff retries --------------------------------
 
 

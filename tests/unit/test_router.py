@@ -122,6 +122,17 @@ def test_min_tier_raises_the_tier_for_a_plan() -> None:
     assert "raised to min_tier" in decision.reasons[-1] or any("min_tier" in r for r in decision.reasons)
 
 
+def test_min_tier_tools_raises_the_tier_for_a_run_offered_that_many_tools() -> None:
+    router = ComplexityRouter(RouterConfig(tiers=("small", "mid", "large"), min_tier_tools={2: "mid", 4: "large"}))
+    tools = ["calculator", "lookup", "unit_convert", "date_diff"]
+    assert [router.route("What is 2 + 2?", tool_names=tools[:n]).tier for n in (1, 2, 3, 4)] == [
+        "small",
+        "mid",
+        "mid",
+        "large",
+    ]
+
+
 def test_token_counter_replaces_word_count() -> None:
     words = ComplexityRouter().route("one two three four five six seven eight nine ten")
     tokens = ComplexityRouter(count_tokens=lambda text: 10 * len(text.split())).route(
@@ -178,6 +189,8 @@ def test_decision_is_frozen() -> None:
         ({"tiers": ("a", "b", "c"), "tier_bounds": (5.0, 2.0)}, "must be ascending"),
         ({"min_tier": {"team": "huge"}}, "unknown tier 'huge'"),
         ({"min_tier": {"swarm": "large"}}, "unknown plan 'swarm'"),
+        ({"min_tier_tools": {2: "huge"}}, r"min_tier_tools\[2\] names unknown tier 'huge'"),
+        ({"min_tier_tools": {0: "large"}}, "tool counts of 1 or more"),
     ],
 )
 def test_invalid_config_is_a_user_error(kwargs: dict[str, Any], message: str) -> None:

@@ -69,3 +69,15 @@ async def test_tier_sends_turns_to_the_tier_model() -> None:
     policy = RoutingPolicy(tiers={"small": FunctionModel(big)})
     result = await Agent(main, policies=[policy]).run("Who wrote Hamlet?")
     assert seen == ["big"] and result.output == "answer" and main.requests == []
+
+
+async def test_default_router_sends_a_run_offered_two_tools_to_the_large_tier() -> None:
+    small = ScriptedModel([call("calculator", expression="2+2"), "4"])
+    large = ScriptedModel([call("calculator", expression="2+2"), "4"])
+    policy = RoutingPolicy(tiers={"small": small, "large": large})
+    one = await Agent(small, tools=[calculator], policies=[policy]).run("What is 2 + 2?")
+    two = await Agent(small, tools=[calculator, unit_convert], policies=[policy]).run("What is 2 + 2?")
+    assert one.output == "4" and len(small.requests) == 2  # one tool: the small tier, both turns
+    assert two.output == "4" and len(large.requests) == 2  # two tools: every turn on the large tier
+    route = next(entry for entry in two.trace if entry["kind"] == "route")
+    assert route["tier"] == "large" and any("min_tier_tools" in reason for reason in route["reasons"])
