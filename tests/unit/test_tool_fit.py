@@ -41,6 +41,21 @@ def test_fitting_tools_need_two_shared_words() -> None:
     assert fitting_tools("Who are you?", [PAPAL, WEATHER]) == []
 
 
+REVERSE = ToolSpec(
+    "reverse_string",
+    "Reverse a string, character by character.",
+    {"type": "object", "properties": {"text": {"type": "string", "description": "The string to reverse."}}},
+)
+
+
+def test_a_tool_named_for_a_quoted_text_fits() -> None:
+    assert fitting_tools("Reverse the word 'strawberry'.", [REVERSE, WEATHER]) == [REVERSE.name]
+    assert fitting_tools('What is "agentcore" spelled in reverse?', [REVERSE]) == [REVERSE.name]
+    # the name's word inside the quotes is the text, not the job; no quoted text, no fit on one word
+    assert fitting_tools("Say 'reverse' in French.", [REVERSE]) == []
+    assert fitting_tools("Can a river reverse its flow?", [REVERSE]) == []
+
+
 @tool
 def papal_biography(papal_name: str) -> str:
     """Retrieve the biography and main contributions of a Pope.
