@@ -73,9 +73,7 @@ def fitting_tools(task: str, specs: Sequence[ToolSpec]) -> list[str]:
     text it quotes (`names_quoted_work`). All of them, not only the closest: "a list of all the PostgreSQL
     servers" shares more words with `add_postgres_server` than with `list_servers`."""
     return [
-        spec.name
-        for spec in specs
-        if len(shared_words(task, spec)) >= LEAST_SHARED or names_quoted_work(task, spec)
+        spec.name for spec in specs if len(shared_words(task, spec)) >= LEAST_SHARED or names_quoted_work(task, spec)
     ]
 
 
