@@ -32,7 +32,7 @@ from agentcore.run_reads import (
     unused_words,
 )
 from agentcore.still_to_use import premature
-from agentcore.tool_fit import fitting_tools, tool_docs
+from agentcore.tool_fit import fitting_tools, tool_docs, tools_for_number
 from agentcore.tool_order import computes
 from agentcore.uncombined import combined_count, computing, counts_results, uncombined_check
 from agentcore.unfetched import counts_only
@@ -357,13 +357,15 @@ def wrong_row_check(run: Run, answer: str) -> bool:
 
 def memory_answer_check(run: Run, answer: str) -> bool:
     """Once: the first answer came from memory, with no call tried, while an offered tool's name and docs share two
-    or more content words with the task (agentcore.tool_fit): that tool is required next. Answers with numbers
-    worked out from the task's are the unsourced check's (`guessed`)."""
+    or more content words with the task, or one where the answer has a number the task does not
+    (agentcore.tool_fit): that tool is required next. Answers with numbers worked out from the task's are the
+    unsourced check's (`guessed`)."""
     if run.memory_checked or run.final_only or not run.deps.settings.check_sources:
         return False
     if any(step.call is not None for step in run.steps) or guessed(run.ctx.task, answer):
         return False
-    fits = fitting_tools(run.ctx.task, [spec for spec in run.specs if spec.name in run.offered])
+    offered = [spec for spec in run.specs if spec.name in run.offered]
+    fits = fitting_tools(run.ctx.task, offered) or tools_for_number(run.ctx.task, answer, offered)
     if not fits:
         return False
     run.memory_checked = True

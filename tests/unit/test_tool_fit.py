@@ -10,7 +10,7 @@ from agentcore.agent import Agent
 from agentcore.events import Event, Notice
 from agentcore.messages import ToolSpec
 from agentcore.testing import ScriptedModel, call
-from agentcore.tool_fit import closer_tool, family, fitting_tools, shared_words, unrelated
+from agentcore.tool_fit import closer_tool, family, fitting_tools, shared_words, tools_for_number, unrelated
 from agentcore.tools.function import tool
 
 PAPAL = ToolSpec(
@@ -54,6 +54,39 @@ def test_a_tool_named_for_a_quoted_text_fits() -> None:
     # the name's word inside the quotes is the text, not the job; no quoted text, no fit on one word
     assert fitting_tools("Say 'reverse' in French.", [REVERSE]) == []
     assert fitting_tools("Can a river reverse its flow?", [REVERSE]) == []
+
+
+LOOKUP = ToolSpec(
+    "lookup",
+    "Look up a key in a table: prices (product -> price in dollars).",
+    {"type": "object", "properties": {"key": {"type": "string", "description": "The product name."}}},
+)
+
+
+def test_a_number_from_memory_fits_a_tool_sharing_one_word() -> None:
+    task = "How much does a backpack cost, in dollars?"
+    assert fitting_tools(task, [LOOKUP]) == []  # one shared word: "dollars"
+    assert tools_for_number(task, "The backpack costs $100.", [LOOKUP, WEATHER]) == [LOOKUP.name]
+    assert tools_for_number(task, "A backpack is a bag.", [LOOKUP]) == []  # no number: words may be right
+    assert tools_for_number("Who wrote Hamlet?", "Shakespeare, in 1600.", [LOOKUP]) == []  # no word shared
+
+
+@tool
+def price_lookup(key: str) -> str:
+    """Look up a key in a table: prices (product -> price in dollars).
+
+    Args:
+        key: The product name.
+    """
+    return "49.5"
+
+
+async def test_a_price_from_memory_goes_back_for_the_lookup() -> None:
+    model = ScriptedModel(["The backpack costs $100.", call("price_lookup", key="backpack"), "49.5"])
+    result = await Agent(model, tools=[price_lookup]).run("How much does a backpack cost, in dollars?")
+    assert result.output == "49.5"
+    assert [spec.name for spec in model.requests[1].tools] == ["price_lookup"]
+    assert not model.requests[1].allow_final
 
 
 @tool
