@@ -56,6 +56,27 @@ async def test_smollm_advice_reaches_qwens_prompt(qwen: Any, smollm: Any) -> Non
     assert result.ok and main.requests
 
 
+async def test_a_run_offered_two_tools_goes_to_the_large_tier(qwen: Any, smollm: Any) -> None:
+    from agentcore.policies.routing import RoutingPolicy
+    from agentcore.tools.function import tool
+
+    @tool
+    def word_count(text: str) -> str:
+        """Count the words in a text."""
+        return str(len(text.split()))
+
+    # smollm2-135m stands in for the large tier here: the routing, not the model's size, is under test (the 1.5B
+    # model is 1.1 GB and pulled only on request; `agentcore+tiers` in bench/ measures it).
+    small, large = Recording(qwen), Recording(smollm)
+    policy = RoutingPolicy(tiers={"small": small, "large": large}, allow_direct=False)
+    one = await Agent(small, tools=[calculator], policies=[policy], max_steps=3).run("What is 17 * 23?")
+    assert small.requests and not large.requests and "391" in str(one.output)
+    turns = len(small.requests)
+    two = await Agent(small, tools=[calculator, word_count], policies=[policy], max_steps=3).run("What is 17 * 23?")
+    assert len(small.requests) == turns  # every turn of the second run went to the large model
+    assert large.requests and two.usage.calls == len(large.requests)
+
+
 async def test_qwen_plans_a_valid_dag(qwen: Any) -> None:
     import networkx as nx
 
