@@ -45,6 +45,7 @@ from agentcore.run_reads import (
 )
 from agentcore.run_state import Run
 from agentcore.stand_ins import names_for_results
+from agentcore.text_results import text_result_answer
 from agentcore.unfetchable import unfetchable_words
 from agentcore.unfetched import unfetched_items
 from agentcore.unfinished import (
@@ -200,7 +201,7 @@ class FinalTurn:
             return ModelTurn()
         answer = self.content
         instead = echoed_again(run, answer) or answer_moved_past(run, answer) or done_again_answer(run, answer)
-        instead = instead or total_answer(run, answer)
+        instead = instead or total_answer(run, answer) or text_result_answer(run, answer)
         if instead is not None:
             return accept(run, instead)
         invented, latest, insisted = unsourced_numbers(run, self.content)
