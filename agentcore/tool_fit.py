@@ -27,6 +27,7 @@ from typing import Any
 from agentcore.enum_filled import enum_of
 from agentcore.function_words import FUNCTION_WORDS
 from agentcore.messages import ToolSpec
+from agentcore.quotes import QUOTED
 from agentcore.tool_kinds import ACTING, acts, asks_to_find, finds
 from agentcore.unfinished import numbers_in
 from agentcore.unstated import tokens
@@ -91,19 +92,16 @@ def tools_for_number(task: str, answer: str, specs: Sequence[ToolSpec]) -> list[
     return [spec.name for spec in specs if shares_docs(task, [spec])]
 
 
-_QUOTED = re.compile(r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")
-
-
 def names_quoted_work(task: str, spec: ToolSpec) -> bool:
     """Whether the task quotes a text and, outside the quotes, uses a word (4+ letters) of the tool's name:
     "Reverse the word 'strawberry'." with `reverse_string`. Qwen2.5-Coder-1.5B answered such tasks from memory,
     and wrongly ("elppa" for 'apple'), where the 0.5B model called the tool (forty-eighth stop). Over BFCL's dev
     questions this fits a tool to 6 more entries of the call categories and 1 of the irrelevance ones than two
     shared words do."""
-    if not _QUOTED.search(task):
+    if not QUOTED.search(task):
         return False
     named = {word[:_STEM] for word in _words(spec.name) if len(word) >= 4}
-    return bool(named & stems(_QUOTED.sub(" ", task)))
+    return bool(named & stems(QUOTED.sub(" ", task)))
 
 
 # Something for a tool to work on: a number, text in quotes, or a name with a dot, slash, @ or underscore inside

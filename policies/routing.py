@@ -9,8 +9,8 @@ Before the first turn it routes the task (5 factors, explained in the trace) and
 - tier: with `tiers={"small": model_a, "large": model_b}`, every turn goes to the tier's model, chosen by
   setting `request.model` for `call_next`: the policies after this one still run. Without a router of the caller's,
   a run offered two or more tools goes to "large" (`TIER_TOOLS`): choosing among tools and chaining them is where
-  the 0.5B model fails, while one offered tool is one call it makes as well as the 1.5B, and faster
-  (docs/routing-tiers.md).
+  the 0.5B model fails, while one offered tool is one call it makes at least as well as the 1.5B, in about two
+  thirds of the time (docs/routing-tiers.md).
 Plans "decompose" and "team" are recorded for the caller (the CLI hands them to the Decomposer); inside one Agent
 run they keep the single-agent loop.
 """

