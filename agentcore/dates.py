@@ -124,3 +124,11 @@ def _in_layout(value: str, schema: dict[str, Any], task: str = "") -> str | None
     layout = documented_layout(str(schema.get("description", "")))
     parts = _parts(value.strip(), layout[0] == "ymd", task) if layout else None
     return written_date(parts, layout) if layout and parts else None
+
+
+def task_dates(task: str) -> list[tuple[int, int, int]]:
+    """(year, month, day) of each full date the task writes, in words with a year ("the 5th of May 1995") or in
+    digits with the year first ("1995-05-05"), in order."""
+    found = [(m.start(), _in_words(m.group(), task)) for m in IN_WORDS.finditer(task) if m.group("y")]
+    found += [(m.start(), _parts(m.group(), True)) for m in _YEAR_FIRST.finditer(task)]
+    return [parts for _, parts in sorted(found, key=lambda item: item[0]) if parts is not None]

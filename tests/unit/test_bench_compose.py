@@ -81,6 +81,10 @@ INDEPENDENT_DEV = [t for tasks in INDEPENDENTS for t in tasks]
 # thirty-seventh (independent14, dev, with it).
 HELDOUT_SETS = (2, 3, 4, 6, 7, 9, 11, 13)
 HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in HELDOUT_SETS]
+# Trap tasks by two more helper sessions that saw no code and no task (forty-ninth stop): a third of each offers the
+# one tool the task needs, a third one or two others too, a third all six, so that a tier rule by tool count meets
+# trap tasks on either model. trap1 is for tuning; trap2 is held out (its texts and traces not opened).
+TRAP_SETS = [load_task_file(TASKS_DIR / "dev" / "trap1.jsonl"), load_task_file(TASKS_DIR / "heldout" / "trap2.jsonl")]
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -130,7 +134,7 @@ def test_dev_and_test_halves_are_balanced_per_class(tasks: list[Task]) -> None:
 
 @pytest.mark.parametrize(
     "task",
-    [*COMPOSE, *TRAP, *INDEPENDENT_DEV, *(t for split in [*FRESHES, *HELDOUT] for t in split)],
+    [*COMPOSE, *TRAP, *INDEPENDENT_DEV, *(t for split in [*FRESHES, *HELDOUT, *TRAP_SETS] for t in split)],
     ids=lambda t: t.id,
 )
 def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> None:
@@ -186,6 +190,23 @@ def test_the_independent_sets_are_whole_and_new(independent: list[Task], split: 
     others = [*load_tasks(), *(t for tasks in sets if tasks is not independent for t in tasks)]
     assert not {t.id for t in independent} & {t.id for t in others}
     assert not {t.task for t in independent} & {t.task for t in others}
+
+
+@pytest.mark.parametrize(("traps", "split"), zip(TRAP_SETS, ("dev", "test"), strict=True), ids=["trap1", "trap2"])
+def test_the_trap_sets_offer_the_needed_tool_alone_beside_others_and_among_all(traps: list[Task], split: str) -> None:
+    """Six of each trap class in one split, one reference call whose tool is offered, the question without its
+    answer, and ten tasks each offering one tool, two or three, and all six; no id or text shared with any file."""
+    assert Counter(t.task_class for t in traps) == {c: 6 for c in TRAP_CLASSES}
+    assert {t.split for t in traps} == {split} and {t.family for t in traps} == {"trap"}
+    for task in traps:
+        assert len(task.ref) == 1 and task.ref[0]["tool"] in task.tools, task.id
+        assert not checks.passes(task.check, task.task), task.id
+    offered = Counter("one" if len(t.tools) == 1 else "all" if len(t.tools) == 6 else "some" for t in traps)
+    assert offered == {"one": 10, "some": 10, "all": 10}
+    sets = [*TRAP_SETS, *HELDOUT, *INDEPENDENTS]
+    others = [*load_tasks(), *(t for tasks in sets if tasks is not traps for t in tasks)]
+    assert not {t.id for t in traps} & {t.id for t in others}
+    assert not {t.task for t in traps} & {t.task for t in others}
 
 
 def test_number_checks_are_tight() -> None:
