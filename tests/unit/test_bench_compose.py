@@ -192,7 +192,7 @@ def test_the_independent_sets_are_whole_and_new(independent: list[Task], split: 
     assert not {t.task for t in independent} & {t.task for t in others}
 
 
-@pytest.mark.parametrize(("traps", "split"), zip(TRAP_SETS, ("dev", "test"), strict=True), ids=["trap1", "trap2"])
+@pytest.mark.parametrize(("traps", "split"), list(zip(TRAP_SETS, ("dev", "test"), strict=True)), ids=["trap1", "trap2"])
 def test_the_trap_sets_offer_the_needed_tool_alone_beside_others_and_among_all(traps: list[Task], split: str) -> None:
     """Six of each trap class in one split, one reference call whose tool is offered, the question without its
     answer, and ten tasks each offering one tool, two or three, and all six; no id or text shared with any file."""
