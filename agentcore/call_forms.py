@@ -35,9 +35,10 @@ from agentcore.roles import in_named_places
 from agentcore.run_reads import good_steps, spoken_text
 from agentcore.runaway import cut_short
 from agentcore.said_order import in_said_order
+from agentcore.separators import without_separators
 from agentcore.stand_ins import with_results
 from agentcore.step_order import current_step_only
-from agentcore.task_data import data_only
+from agentcore.task_data import USER_TASK, data_only, in_user_words
 from agentcore.times import as_task_time, in_documented_time
 from agentcore.tool_fit import tool_docs
 from agentcore.tool_order import computes
@@ -144,6 +145,7 @@ _TASK_FORMS: tuple[Callable[[dict[str, Any], dict[str, Any], str], dict[str, Any
     in_documented_layout,
     on_task_dates,
     in_said_order,
+    without_separators,
     in_documented_time,
     as_task_time,
     in_named_places,
@@ -179,30 +181,32 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     task's ("1995-05-01" for "the 5th of May 1995"; agentcore.date_slips), and a flat expression of the task's numbers
     in its order goes with the parentheses its back-reference asks for ("86420 - 39875 * 13" for "subtract 39,875, and
     multiply what's left by 13"; agentcore.said_order), and the whole task copied into a text tool's argument goes as
-    the data it marks off after a colon or an arrow (agentcore.task_data), and a yes-or-no argument the task names
-    unnegated goes as yes ("a unisex salon"; agentcore.named_flags), and a time the task does not write, where it writes
-    one, goes as that time (`time="14:30"` for "at 13:30"; agentcore.times), and an optional argument whose numbers no
-    one gave is left out (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments
-    the task names them for (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the
-    units the task names ("25 pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name
-    written into arithmetic in place of its result goes as that result (agentcore.stand_ins), and a power of a result
-    the task never asks for goes as the result ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an
-    item written alone into a sum that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as
-    "6 * 1.2 + 3 * 7.25"; agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64
-    + 2 * 45.9" for 3 keyboards and 2 webcams), and a count of "each of my 5 kids" added to the values each of them gets
-    goes times their sum, and an expression that also does a later step of the plan against precedence goes as its own
-    step (step_order), and a count of days converted with the wrong factor goes with the right one (`2 * 60` for
-    minutes; asked_units), and a unit factor of the model's own carried onto the converter's result that replaced it
-    goes (`91.44 * 7 * 1000` after `3 * 7 * 1000` and 3 ft in cm; unit_steps), and an argument that runs on in a
-    decoding loop goes with its repeated operation once (agentcore.runaway), and a long number of the task copied with a
-    zero too few or too many goes as the task writes it (agentcore.copy_slips), and a number of the task written twice
-    where the one unused result belongs goes as that result ("12 - 12" after the backpack's 49.5;
-    agentcore.written_twice), and two results added where the task only multiplies them (or the other way round) go with
-    the task's operation, as does a result and a number the task writes after "add ... to" or "multiplied by", and a
-    result and the number a task asks how far it lies above or below go as their difference (agentcore.named_operation),
-    and a product of two quantities of one kind, where the task asks how many things, goes as the whole over the portion
-    (agentcore.fit_counts), and a sum of a result and a number of the task, where the task asks how much is short or
-    left, as their difference (agentcore.named_operation)."""
+    the data it marks off after a colon or an arrow (agentcore.task_data), in the user's words where the model read
+    spelled quantities as digits, and a number the task writes with thousands separators goes into an expression without
+    them ("73,415 + 28,906"; agentcore.separators), and a yes-or-no argument the task names unnegated goes as yes ("a
+    unisex salon"; agentcore.named_flags), and a time the task does not write, where it writes one, goes as that time
+    (`time="14:30"` for "at 13:30"; agentcore.times), and an optional argument whose numbers no one gave is left out
+    (`start_date="2021-06-15"`; grounding.invented_optional), and two values go to the arguments the task names them for
+    (`db_name` and `table` swapped back; agentcore.roles), and a converter goes between the units the task names ("25
+    pounds in kilograms"; agentcore.unit_names), and an earlier call, its text or a name written into arithmetic in
+    place of its result goes as that result (agentcore.stand_ins), and a power of a result the task never asks for goes
+    as the result ("3 * 8.75**2" for 3 usb cables; agentcore.powers), and a count of an item written alone into a sum
+    that leaves out the item's fetched value goes times that value ("6 + 3 * 7.25" runs as "6 * 1.2 + 3 * 7.25";
+    agentcore.bare_counts) and counts multiplied by each other's values go with their own ("3 * 64 + 2 * 45.9" for 3
+    keyboards and 2 webcams), and a count of "each of my 5 kids" added to the values each of them gets goes times their
+    sum, and an expression that also does a later step of the plan against precedence goes as its own step (step_order),
+    and a count of days converted with the wrong factor goes with the right one (`2 * 60` for minutes; asked_units), and
+    a unit factor of the model's own carried onto the converter's result that replaced it goes (`91.44 * 7 * 1000` after
+    `3 * 7 * 1000` and 3 ft in cm; unit_steps), and an argument that runs on in a decoding loop goes with its repeated
+    operation once (agentcore.runaway), and a long number of the task copied with a zero too few or too many goes as the
+    task writes it (agentcore.copy_slips), and a number of the task written twice where the one unused result belongs
+    goes as that result ("12 - 12" after the backpack's 49.5; agentcore.written_twice), and two results added where the
+    task only multiplies them (or the other way round) go with the task's operation, as does a result and a number the
+    task writes after "add ... to" or "multiplied by", and a result and the number a task asks how far it lies above or
+    below go as their difference (agentcore.named_operation), and a product of two quantities of one kind, where the
+    task asks how many things, goes as the whole over the portion (agentcore.fit_counts), and a sum of a result and a
+    number of the task, where the task asks how much is short or left, as their difference
+    (agentcore.named_operation)."""
     spec = next((spec for spec in run.specs if spec.name == call.name), None)
     if spec is None:
         return call
@@ -233,6 +237,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
     arguments = data_only(_in_task_forms(arguments, spec.parameters, run.ctx.task), spec, run.ctx.task)
+    arguments = in_user_words(arguments, spec, run.ctx.task, run.ctx.metadata.get(USER_TASK, run.ctx.task))
     arguments = _without_invented(run, spec, arguments)
     arguments = _with_named_codes(run, spec, arguments)
     if arguments is call.arguments:

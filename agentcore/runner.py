@@ -138,10 +138,12 @@ class RunDriver:
         if not self.agent.number_words:
             return
         from agentcore.number_words import with_digits
+        from agentcore.task_data import USER_TASK
 
         written = with_digits(self.task)
         if written != self.task:
             self.ctx.task = written
+            self.ctx.metadata[USER_TASK] = self.task  # a text tool's data goes in the user's words (task_data)
             self.ctx.record("task_digits", task=written)
 
     async def _prepare_and_drive(self) -> None:

@@ -83,8 +83,9 @@ HELDOUT_SETS = (2, 3, 4, 6, 7, 9, 11, 13)
 HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n in HELDOUT_SETS]
 # Trap tasks by two more helper sessions that saw no code and no task (forty-ninth stop): a third of each offers the
 # one tool the task needs, a third one or two others too, a third all six, so that a tier rule by tool count meets
-# trap tasks on either model. trap1 is for tuning; trap2 is held out (its texts and traces not opened).
-TRAP_SETS = [load_task_file(TASKS_DIR / "dev" / "trap1.jsonl"), load_task_file(TASKS_DIR / "heldout" / "trap2.jsonl")]
+# trap tasks on either model. trap1 and trap3 are for tuning; trap2 is held out (its texts and traces not opened).
+TRAP_SPLITS = {"dev/trap1": "dev", "heldout/trap2": "test", "dev/trap3": "dev"}
+TRAP_SETS = [load_task_file(TASKS_DIR / f"{name}.jsonl") for name in TRAP_SPLITS]
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -192,7 +193,9 @@ def test_the_independent_sets_are_whole_and_new(independent: list[Task], split: 
     assert not {t.task for t in independent} & {t.task for t in others}
 
 
-@pytest.mark.parametrize(("traps", "split"), list(zip(TRAP_SETS, ("dev", "test"), strict=True)), ids=["trap1", "trap2"])
+@pytest.mark.parametrize(
+    ("traps", "split"), list(zip(TRAP_SETS, TRAP_SPLITS.values(), strict=True)), ids=list(TRAP_SPLITS)
+)
 def test_the_trap_sets_offer_the_needed_tool_alone_beside_others_and_among_all(traps: list[Task], split: str) -> None:
     """Six of each trap class in one split, one reference call whose tool is offered, the question without its
     answer, and ten tasks each offering one tool, two or three, and all six; no id or text shared with any file."""

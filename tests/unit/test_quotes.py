@@ -33,6 +33,8 @@ def test_quoted_spans_skip_apostrophes_inside_words() -> None:
         (LA, " ".join(["la"] * 100), LA.split("'")[1]),  # the opening word repeated past its run, "bye" never reached
         ("Count 'la la la la'.", "la la la la la la", "la la la la"),  # the same words in another count
         ("Count 'la la bye'.", "la la la la la la", "la la la la la la"),  # a run of two: too short to run on
+        ('Invert "Two Rivers, Ohio".', "Ohio, Rivers, Two", "Two Rivers, Ohio"),  # words reordered, commas moved
+        ('Invert "Two Rivers, Ohio".', "Ohio, Rivers", "Ohio, Rivers"),  # a word lost is no reordering
     ],
 )
 def test_as_quoted(task: str, value: str, fixed: str) -> None:
