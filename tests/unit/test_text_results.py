@@ -40,3 +40,11 @@ async def test_replies_that_hold_the_result_or_say_more_stand() -> None:
 async def test_a_call_on_other_text_or_a_number_result_is_left_alone() -> None:
     assert await run("Reverse the word 'python'.", "nope", text="snake") == ("nope", 0)
     assert await run("How many words are in 'a b c'?", "three", tool_name="word_count", text="a b c") == ("three", 0)
+
+
+async def test_a_longer_reply_that_reworks_the_quote_gives_way_to_the_result() -> None:
+    task = 'Invert the letters of "Two Rivers, Ohio".'
+    reworked = await run(task, "Ohio, Rivers, Two", text="Two Rivers, Ohio")
+    assert reworked == ("oihO ,sreviR owT", 1)
+    # a longer reply in other words stands
+    assert await run(task, "It reads as a place name", text="Two Rivers, Ohio") == ("It reads as a place name", 0)
