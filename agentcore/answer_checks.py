@@ -359,16 +359,18 @@ def wrong_row_check(run: Run, answer: str) -> bool:
 def memory_answer_check(run: Run, answer: str) -> bool:
     """Once: the first answer came from memory, with no call tried, while an offered tool's name and docs share two
     or more content words with the task, or one where the answer has a number the task does not
-    (agentcore.tool_fit), or while the answer rearranges the task's quoted text and a tool takes one text
-    (agentcore.reworked_quotes): that tool is required next. Answers with numbers worked out from the task's are the
-    unsourced check's (`guessed`)."""
+    (agentcore.tool_fit); or, with no call that gave a result, while the answer does the work on the task's
+    quoted text in the head and a tool takes one text (agentcore.reworked_quotes: "Ozymandias" after a lookup of it
+    failed, for "spell “Ozymandias” backwards"): that tool is required next. Answers with numbers worked out from
+    the task's are the unsourced check's (`guessed`)."""
     if run.memory_checked or run.final_only or not run.deps.settings.check_sources:
         return False
-    if any(step.call is not None for step in run.steps) or guessed(run.ctx.task, answer):
+    tried = any(step.call is not None for step in run.steps)
+    if (tried and good_steps(run)) or guessed(run.ctx.task, answer):
         return False
     offered = [spec for spec in run.specs if spec.name in run.offered]
     task = run.ctx.task
-    fits = fitting_tools(task, offered) or tools_for_number(task, answer, offered)
+    fits = [] if tried else fitting_tools(task, offered) or tools_for_number(task, answer, offered)
     fits = fits or tools_for_reworked_quote(task, answer, offered)
     if not fits:
         return False

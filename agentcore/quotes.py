@@ -20,10 +20,12 @@ from difflib import SequenceMatcher
 from typing import Any
 
 NEAR = 0.9
+MIN_REARRANGED = 5  # "ab" and "ba" may both be meant
 MIN_REST = 3  # words of the task's own beside two quotes run together: the model copied the task, not a list
 MIN_RUN = 3  # a quote that opens with a word three times or more: a run the model may repeat past
-# The quotes of English tasks; an apostrophe inside a word ("the tablet's price") opens and closes none.
-QUOTED = re.compile(r"(?<!\w)'([^']{2,}?)'(?!\w)|\"([^\"]{2,})\"|“([^”]{2,})”")
+# The quotes of English tasks, typographic ones and code's backticks too; an apostrophe inside a word ("the
+# tablet's price") opens and closes none.
+QUOTED = re.compile(r"(?<!\w)'([^']{2,}?)'(?!\w)|\"([^\"]{2,})\"|“([^”]{2,})”|‘([^’]{2,})’|`([^`\n]{2,})`")
 
 
 def quoted(task: str) -> list[str]:
@@ -62,8 +64,18 @@ def _one_span(value: str, spans: Sequence[str], taken: Sequence[str]) -> str:
 def _span_for(value: str, spans: Sequence[str]) -> str:
     if value in spans:
         return value
-    near = [span for span in spans if _near_copy(value, span)]
+    near = [span for span in spans if _near_copy(value, span) or _rearranged(value, span)]
     return near[0] if len(near) == 1 else value
+
+
+def _rearranged(value: str, span: str) -> bool:
+    """The span's own characters in another order, as long as it: the model did the work before the
+    call ("DC-ab_12.x" for `ab-CD_12.x` mirrored, "sakay's Anna" for “Anna's kayak” reversed; Qwen2.5-Coder-1.5B,
+    forty-ninth stop, trap4 dev), and the tool then undid it. The span reversed exactly is the job done, for a tool
+    that keeps it ("Write 'photosynthesis' backwards into notes.txt"), and stays."""
+    if value.lower() in (span.lower(), span[::-1].lower()) or len(span) < MIN_REARRANGED:
+        return False
+    return len(value) == len(span) and set(value.lower()) <= set(span.lower())
 
 
 def _near_copy(value: str, span: str) -> bool:

@@ -13,6 +13,10 @@ from bench import toolbox
 LA = "How many words are in 'la la la la la la la la la la la la bye'?"
 
 
+def test_typographic_quotes_and_backticks_quote() -> None:
+    assert quoted("Count ‘naïve résumé’ and `a_b`, then “c d”.") == ["naïve résumé", "a_b", "c d"]
+
+
 def test_quoted_spans_skip_apostrophes_inside_words() -> None:
     assert quoted("What is the tablet's price? Reverse 'abc' and \"x y\".") == ["abc", "x y"]
     assert quoted("How many words are in 'na na hey'?") == ["na na hey"]
@@ -35,6 +39,9 @@ def test_quoted_spans_skip_apostrophes_inside_words() -> None:
         ("Count 'la la bye'.", "la la la la la la", "la la la la la la"),  # a run of two: too short to run on
         ('Invert "Two Rivers, Ohio".', "Ohio, Rivers, Two", "Two Rivers, Ohio"),  # words reordered, commas moved
         ('Invert "Two Rivers, Ohio".', "Ohio, Rivers", "Ohio, Rivers"),  # a word lost is no reordering
+        ("give me `ab-CD_12.x` mirrored", "DC-ab_12.x", "ab-CD_12.x"),  # backticks quote; reworked before the call
+        ("put “Anna's kayak” in reverse", "sakay's Anna", "Anna's kayak"),  # its letters, as long, in other order
+        ("Log in to 'maindb'.", "admin", "admin"),  # shorter: another value, not the quote reworked
     ],
 )
 def test_as_quoted(task: str, value: str, fixed: str) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from agentcore.agent import Agent
 from agentcore.messages import ToolSpec
-from agentcore.reworked_quotes import reworks_quote, text_tools, tools_for_reworked_quote
+from agentcore.reworked_quotes import data_spans, does_text_work, reworks_quote, text_tools, tools_for_reworked_quote
 from agentcore.testing import ScriptedModel, call
 from agentcore.tools.function import tool
 
@@ -31,6 +31,31 @@ PHRASE = 'What do you get if you write the phrase "paper moon" starting from its
 )
 def test_an_answer_made_of_the_quoted_texts_letters_reworks_it(task: str, answer: str, reworked: bool) -> None:
     assert reworks_quote(task, answer) is reworked
+
+
+def test_the_data_is_the_quoted_text_or_the_text_after_a_closing_marker() -> None:
+    assert data_spans(FLIP) == ["Stravinsky"]
+    assert data_spans("how many wrds in: contact admin@site.org or call reception") == [
+        "contact admin@site.org or call reception"
+    ]
+    assert data_spans("API: No match.") == []  # two words: a message, not data
+    assert data_spans('{"a": "b", "c": "d"}') == []  # many quotes: a document, not a text to work on
+
+
+@pytest.mark.parametrize(
+    ("task", "answer", "works"),
+    [
+        ('whats "never odd or even." read from the end?', "never odd or even.", True),  # the data unchanged
+        ('can u write "three then twelve" backwards', "213", True),  # a number the task does not write
+        ("how many wrds in: contact admin@site.org or call reception, thanks", "2", True),
+        (FLIP, "snavniks", True),  # reworked
+        ('Who wrote "Hamlet"?', "Shakespeare", False),
+        ('Who wrote "Hamlet"?', "Shakespeare wrote it in 1600 or 1601, in London, for his company.", False),  # long
+        ("What is 12 * 3?", "36", False),  # no data to work on
+    ],
+)
+def test_an_answer_does_the_datas_work_in_the_head(task: str, answer: str, works: bool) -> None:
+    assert does_text_work(task, answer) is works
 
 
 def _spec(name: str, properties: dict[str, object], required: list[str] | None = None) -> ToolSpec:
@@ -89,3 +114,12 @@ async def test_an_answer_with_other_letters_stands() -> None:
     result = await Agent(model, tools=[reverse_string]).run('Who was "Stravinsky"?')
     assert result.output == "He wrote The Rite of Spring."
     assert len(model.requests) == 1
+
+
+async def test_the_data_answered_after_a_failed_call_goes_back_for_the_text_tool() -> None:
+    task = "could you spell “Ozymandias” backwards for me?"
+    model = ScriptedModel([call("lookup", key="Ozymandias", table="elements"), "Ozymandias",
+                           call("reverse_string", text="Ozymandias"), "saidnamyzO"])  # fmt: skip
+    result = await Agent(model, tools=[lookup, reverse_string]).run(task)
+    assert result.output == "saidnamyzO"
+    assert [spec.name for spec in model.requests[2].tools] == ["reverse_string"]
