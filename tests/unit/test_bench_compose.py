@@ -86,6 +86,8 @@ HELDOUT = [load_task_file(TASKS_DIR / "heldout" / f"independent{n}.jsonl") for n
 # trap tasks on either model. trap1 and trap3 are for tuning; trap2 is held out (its texts and traces not opened).
 TRAP_SPLITS = {"dev/trap1": "dev", "heldout/trap2": "test", "dev/trap3": "dev"}
 TRAP_SETS = [load_task_file(TASKS_DIR / f"{name}.jsonl") for name in TRAP_SPLITS]
+# Reversals and word counts only, in many voices and data forms (forty-ninth stop, dev): half offer one tool, half all.
+TRAP4 = load_task_file(TASKS_DIR / "dev" / "trap4.jsonl")
 FRESHES = [
     *(FRESH, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9),
     *(FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18, FRESH19, FRESH20, FRESH21),
@@ -135,7 +137,7 @@ def test_dev_and_test_halves_are_balanced_per_class(tasks: list[Task]) -> None:
 
 @pytest.mark.parametrize(
     "task",
-    [*COMPOSE, *TRAP, *INDEPENDENT_DEV, *(t for split in [*FRESHES, *HELDOUT, *TRAP_SETS] for t in split)],
+    [*COMPOSE, *TRAP, *INDEPENDENT_DEV, *(t for split in [*FRESHES, *HELDOUT, *TRAP_SETS, TRAP4] for t in split)],
     ids=lambda t: t.id,
 )
 def test_every_expected_answer_is_what_the_reference_calls_give(task: Task) -> None:
@@ -210,6 +212,17 @@ def test_the_trap_sets_offer_the_needed_tool_alone_beside_others_and_among_all(t
     others = [*load_tasks(), *(t for tasks in sets if tasks is not traps for t in tasks)]
     assert not {t.id for t in traps} & {t.id for t in others}
     assert not {t.task for t in traps} & {t.task for t in others}
+
+
+def test_the_text_trap_set_is_reversals_and_counts_on_one_tool_or_all() -> None:
+    assert Counter(t.task_class for t in TRAP4) == {"reverse": 16, "count": 8}
+    assert {t.split for t in TRAP4} == {"dev"}
+    assert Counter(len(t.tools) for t in TRAP4) == {1: 12, 6: 12}
+    for task in TRAP4:
+        assert len(task.ref) == 1 and task.ref[0]["tool"] in task.tools, task.id
+        assert not checks.passes(task.check, task.task), task.id
+    others = [*load_tasks(), *(t for tasks in [*TRAP_SETS, *HELDOUT, *INDEPENDENTS] for t in tasks)]
+    assert not {t.id for t in TRAP4} & {t.id for t in others}
 
 
 def test_number_checks_are_tight() -> None:
