@@ -34,13 +34,11 @@ _SHRINK = 4  # "twenty five thousand" is one token as digits: a span of the user
 def data_only(arguments: dict[str, Any], spec: ToolSpec, task: str) -> dict[str, Any]:
     """`arguments` with a text argument that copies the whole task cut to the task's data; the same dict when
     none does."""
-    if not text_tools([spec]) or QUOTED.search(task):
+    copies = [key for key, value in arguments.items() if isinstance(value, str) and _same(value, task)]
+    if not copies or not text_tools([spec]) or QUOTED.search(task):
         return arguments
     data = _data_side(task, spec)
-    if data is None:
-        return arguments
-    fixed = {key: data if isinstance(value, str) and _same(value, task) else value for key, value in arguments.items()}
-    return fixed if fixed != arguments else arguments
+    return arguments if data is None else {**arguments, **dict.fromkeys(copies, data)}
 
 
 def in_user_words(arguments: dict[str, Any], spec: ToolSpec, task: str, user_task: str) -> dict[str, Any]:
