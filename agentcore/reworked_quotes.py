@@ -13,7 +13,10 @@ admin@site.org or call reception, thanks"), and an answer without a tool's resul
   admin@site.org line).
 A tool that takes one text is then required (`text_tools`); the model picks which.
 
-Over the 432 saved BFCL answers of agentcore that made no call (dev and test, every category) this fires on none.
+Over the 432 saved BFCL answers of agentcore that made no call (dev and test, every category) this fires on one,
+a call-category entry that was wrong without a call ("connect_to_server('pg1', timeout=30, ...)" written out as
+the answer). A task quoting more than two texts (a schema, code) or whose closing text is a short message ("API:
+No match.") has no data here, and a reply of more than six words with a number says something else.
 """
 
 from __future__ import annotations
