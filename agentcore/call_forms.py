@@ -218,10 +218,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = with_unused_result(arguments, run.ctx.task, earlier, call.name)
     items = [(given, result) for name, given, result in earlier if name != call.name]
     arguments = without_unasked_powers(arguments, run.ctx.task, results, item_values(run.ctx.task, items))
-    arguments = {key: with_item_values(value, run.ctx.task, items) for key, value in arguments.items()}
-    arguments = {key: with_own_values(value, run.ctx.task, items) for key, value in arguments.items()}
-    arguments = {key: with_missing_count(value, run.ctx.task, items) for key, value in arguments.items()}
-    arguments = {key: with_each_count(value, run.ctx.task, items) for key, value in arguments.items()}
+    arguments = _with_counted_items(arguments, run.ctx.task, items)
     arguments = _one_step(run, arguments if arguments != call.arguments else call.arguments, results)
     texts = [leaf for _, given, _ in earlier for leaf in leaves(given) if isinstance(leaf, str)]
     arguments = as_fractions(as_quoted(arguments, run.ctx.task, texts), spec.parameters, run.ctx.task)
@@ -236,10 +233,7 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
     arguments = enum_tails.meant(arguments, spec.parameters, run.ctx.task)
     arguments = _time_factors(run, done, _as_named(run, spec, arguments))
     arguments = without_unit_step(arguments, call.name, earlier, run.ctx.task)
-    arguments = data_only(_in_task_forms(arguments, spec.parameters, run.ctx.task), spec, run.ctx.task)
-    arguments = in_user_words(arguments, spec, run.ctx.task, run.ctx.metadata.get(USER_TASK, run.ctx.task))
-    arguments = _without_invented(run, spec, arguments)
-    arguments = _with_named_codes(run, spec, arguments)
+    arguments = _as_given(run, spec, arguments)
     if arguments is call.arguments:
         return call
     fixed = ToolCall(name=call.name, arguments=arguments)
@@ -247,3 +241,19 @@ def in_documented_form(run: Run, call: ToolCall) -> ToolCall:
         "tool call written in the form its docs and the task give", call=call.signature(), fixed=fixed.signature()
     )
     return fixed
+
+
+def _with_counted_items(arguments: dict[str, Any], task: str, items: list[tuple[Any, str]]) -> dict[str, Any]:
+    """Counts and fetched item values written into arithmetic as the task counts them (agentcore.bare_counts)."""
+    for form in (with_item_values, with_own_values, with_missing_count, with_each_count):
+        arguments = {key: form(value, task, items) for key, value in arguments.items()}
+    return arguments
+
+
+def _as_given(run: Run, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The forms read off the task alone, a text tool's data as the user gave it, no invented optional values,
+    and the docs' codes for the values the task names."""
+    task = run.ctx.task
+    arguments = data_only(_in_task_forms(arguments, spec.parameters, task), spec, task)
+    arguments = in_user_words(arguments, spec, task, run.ctx.metadata.get(USER_TASK, task))
+    return _with_named_codes(run, spec, _without_invented(run, spec, arguments))
