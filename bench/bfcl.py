@@ -44,8 +44,8 @@ LIBRARY = ROOT / "bench" / "peers" / ".venv-bfcl"
 RESULTS_DIR = ROOT / "bench" / "results"
 BFCL_VERSION = "2026.3.23"
 CATEGORIES = ("simple_python", "multiple", "irrelevance", "live_simple", "live_multiple", "live_irrelevance")
-SYSTEM_NAMES = ("agentcore", "agentcore+relevance", "agentcore-native", "bare")
-DEFAULT_SYSTEMS = ("agentcore", "agentcore+relevance", "bare")  # agentcore-native: opt-in (--systems)
+SYSTEM_NAMES = ("agentcore", "agentcore+relevance", "agentcore+tiers", "agentcore-native", "bare")
+DEFAULT_SYSTEMS = ("agentcore", "agentcore+relevance", "bare")  # agentcore-native, agentcore+tiers: opt-in
 # Scored from the bare system's own replies, no extra model call: <tool_call> blocks, else a JSON call without them.
 DERIVED = {"bare-lenient": "bare"}
 CHECKER_MODEL = "agentcore"  # the model name the checker is given (it only looks up underscore_to_dot)
@@ -400,6 +400,31 @@ def relevance_answer(model: Any, relevance: Any, entry: Entry, args: argparse.Na
     return asyncio.run(agentcore_answer(model, *_asked(entry, args), [relevance]))
 
 
+def tiers_answer(model: Any, routing: Any, entry: Entry, args: argparse.Namespace, plain: Any) -> Any:
+    """agentcore with RoutingPolicy's model tiers (the `agentcore+tiers` of bench-compare): an entry offering
+    `TIER_TOOLS` functions or more runs on the large model. Where the router picks the small tier the model gets
+    the very request plain agentcore got, so that system's reply, when it ran, is this one's too."""
+    from bench.bfcl_systems import agentcore_answer, split_messages
+
+    specs = entry.specs()
+    decision = routing.router.route(split_messages(entry.messages)[2] or " ", tool_names=[s.name for s in specs])
+    if decision.tier != "large" and plain is not None:
+        return plain
+    return asyncio.run(agentcore_answer(model, *_asked(entry, args), [routing]))
+
+
+def tiers_policy(model: Any) -> Any:
+    """RoutingPolicy with the small tier on `model` and the large on qwen2.5-coder-1.5b (no direct plan: BFCL
+    scores the first action, and bench-compare's agentcore+tiers runs the same way)."""
+    from agentcore.models.llamacpp import LlamaCppModel
+    from agentcore.models.registry import pull
+    from agentcore.policies.routing import RoutingPolicy
+    from bench.systems.agentcore_policies import LARGE_MODEL
+
+    large = LlamaCppModel(pull(LARGE_MODEL), n_ctx=model.n_ctx, n_threads=model.n_threads, seed=model.seed)
+    return RoutingPolicy(tiers={"small": model, "large": large}, allow_direct=False)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
@@ -434,6 +459,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bare = BareQwen(llm, args.max_tokens) if "bare" in args.systems else None
 
     relevance, plain_replies = ToolRelevance(), {}
+    routing = tiers_policy(model) if "agentcore+tiers" in args.systems else None
 
     def answer(system: str, entry: Entry) -> Any:
         if system == "agentcore":
@@ -441,6 +467,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return reply
         if system == "agentcore+relevance":
             return relevance_answer(model, relevance, entry, args, plain_replies.get(entry.id))
+        if system == "agentcore+tiers":
+            return tiers_answer(model, routing, entry, args, plain_replies.get(entry.id))
         if system == "agentcore-native":  # the same model, the chat template's own tool format for this answer
             default, model.tool_format = model.tool_format, "native"
             try:
@@ -463,6 +491,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "- agentcore: an Agent run up to the call it would run (grammar-constrained turns; a call or answer the"
         f" loop's checks send back gets another turn, at most {MAX_TURNS}); agentcore+relevance: the same with the"
         " ToolRelevance policy (agentcore's reply reused where the policy keeps the tools: the same request);"
+        " agentcore+tiers: the same with RoutingPolicy's model tiers (2+ functions: qwen2.5-coder-1.5b; agentcore's"
+        " reply reused on the small tier);"
         " agentcore-native: the same run in the chat template's own tool format, the call grammar-constrained;"
         " bare: the GGUF's chat template with native tools,"
         " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"

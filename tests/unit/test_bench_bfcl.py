@@ -323,6 +323,38 @@ def test_agentcore_uses_the_entry_system_prompt_and_history() -> None:
     assert sent[-1].content.endswith("plan it")
 
 
+def _tiers_entry(*docs: dict[str, Any]) -> bfcl.Entry:
+    question = ({"role": "user", "content": "Area of a triangle, base 10, height 5?"},)
+    return bfcl.Entry("multiple_1", "multiple", question, docs, None)
+
+
+def test_tiers_answer_runs_two_functions_on_the_large_model() -> None:
+    from agentcore.policies.routing import RoutingPolicy
+
+    small, large = ScriptedModel([]), ScriptedModel([call("calculate_triangle_area", base=10, height=5)])
+    routing = RoutingPolicy(tiers={"small": small, "large": large}, allow_direct=False)
+    args = bfcl.parse_args(["--max-tokens", "256"])
+    plain = object()  # plain agentcore's reply: not reused on the large tier
+    reply = bfcl.tiers_answer(small, routing, _tiers_entry(TRIANGLE, MIXED), args, plain)
+    assert reply is not plain
+    assert reply.calls == [{"calculate_triangle_area": {"base": 10, "height": 5}}]
+    large.assert_complete()
+    assert small.requests == []
+
+
+def test_tiers_answer_reuses_plain_agentcore_on_the_small_tier() -> None:
+    from agentcore.policies.routing import RoutingPolicy
+
+    small, large = ScriptedModel([call("calculate_triangle_area", base=10, height=5)]), ScriptedModel([])
+    routing = RoutingPolicy(tiers={"small": small, "large": large}, allow_direct=False)
+    args = bfcl.parse_args(["--max-tokens", "256"])
+    plain = object()
+    assert bfcl.tiers_answer(small, routing, _tiers_entry(TRIANGLE), args, plain) is plain
+    reply = bfcl.tiers_answer(small, routing, _tiers_entry(TRIANGLE), args, None)  # no plain reply: run it
+    assert reply.calls == [{"calculate_triangle_area": {"base": 10, "height": 5}}]
+    assert large.requests == []
+
+
 def test_agentcore_no_tools() -> None:
     model = ScriptedModel(["fine"])
     answer = _answer(model, [{"role": "user", "content": "How are you?"}], [])
