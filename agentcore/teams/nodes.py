@@ -88,10 +88,20 @@ class NodeEnv:
         self.remotes = Remotes(spec, registry)
 
     async def model(self, node: AgentNode) -> Model:
-        key = node.model or node.tier or "default"
+        return await self._load(node.model or node.tier or "default", explicit=node.model is not None)
+
+    async def tiers(self) -> dict[str, Model]:
+        """The routing policy's model tiers: `small` and `large` when the team's `models:` (or the registry)
+        names both, else none (the policy then routes plans only)."""
+        names = ("small", "large")
+        if not all(n in self.spec.models or n in self.registry.models for n in names):
+            return {}
+        return {n: await self._load(n, explicit=False) for n in names}
+
+    async def _load(self, key: str, *, explicit: bool) -> Model:
         if key in self.registry.models:
             return self.registry.models[key]
-        spec_text = self.spec.models.get(key, key if node.model else None)
+        spec_text = self.spec.models.get(key, key if explicit else None)
         cache_key = spec_text or "<default>"
         async with self._model_lock:  # two parallel agents on one model load it once
             if cache_key not in self._models:
@@ -174,7 +184,7 @@ async def _build_agent(env: NodeEnv, name: str, node: AgentNode) -> Agent[Any, A
         instructions=instructions,
         tools=[*(env.registry.tool(t) for t in node.tools), *(env.remotes.mcp(s) for s in node.mcp)],
         output_type=output_type(env.spec, node),
-        policies=[make_policy(p) for p in node.policies],
+        policies=[make_policy(p, await env.tiers() if p == "routing" else None) for p in node.policies],
         max_steps=node.max_steps,
         name=name,
     )

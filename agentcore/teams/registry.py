@@ -134,12 +134,13 @@ class Registry:
 POLICIES = ("routing", "optimizer", "context")
 
 
-def make_policy(name: str) -> Any:
-    """A policy by its team-file name (each with its default settings)."""
+def make_policy(name: str, tiers: Mapping[str, Model] | None = None) -> Any:
+    """A policy by its team-file name (each with its default settings). `tiers`: the routing policy's models by
+    tier name (`small`, `large`), so that a run offered two or more tools goes to `large` (docs/routing-tiers.md)."""
     if name == "routing":
         from agentcore.policies.routing import RoutingPolicy
 
-        return RoutingPolicy()
+        return RoutingPolicy(tiers=tiers)
     if name == "optimizer":
         from agentcore.policies.optimizer import PromptOptimizer
 
