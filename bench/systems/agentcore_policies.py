@@ -5,7 +5,8 @@
 `agentcore+relevance`: ToolRelevance (tools far from the task are withheld; MiniLM sentence similarity).
 `agentcore+tiers`: RoutingPolicy's model tiers alone (no direct plan): a run offered two or more tools goes to
 qwen2.5-coder-1.5b, the rest to the run's model (docs/routing-tiers.md). The harness's `model_s` times the small
-model's llama.cpp only; wall time covers both.
+model's llama.cpp only; wall time covers both. `agentcore+tiers-native`: the same, with the large model in its
+chat template's own tool format (`tool_format="native"`; docs/native-tools.md).
 """
 
 from __future__ import annotations
@@ -45,13 +46,16 @@ _large: Any = None
 LARGE_MODEL = "qwen2.5-coder-1.5b"
 
 
-def tiers(model: Any) -> list[Any]:
+def tiers(model: Any, tool_format: str = "json") -> list[Any]:
     global _large
     if _large is None:
         from agentcore.models.llamacpp import LlamaCppModel
         from agentcore.models.registry import pull
 
-        _large = LlamaCppModel(pull(LARGE_MODEL), n_ctx=model.n_ctx, n_threads=model.n_threads, seed=model.seed)
+        path = pull(LARGE_MODEL)
+        _large = LlamaCppModel(
+            path, n_ctx=model.n_ctx, n_threads=model.n_threads, seed=model.seed, tool_format=tool_format
+        )
     from agentcore.policies.routing import RoutingPolicy
 
     return [RoutingPolicy(tiers={"small": model, "large": _large}, allow_direct=False)]
@@ -82,6 +86,10 @@ def run_advise(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, A
 
 def run_tiers(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
     return _run(tiers, tasks, settings, emit)
+
+
+def run_tiers_native(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+    return _run(lambda model: tiers(model, "native"), tasks, settings, emit)
 
 
 def run_relevance(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
