@@ -85,7 +85,8 @@ class LlamaCppModel:
             raise UserError(f"prompt_lookup must be >= 0 (draft tokens per step; 0: off), got {prompt_lookup}")
         if tool_format not in native.TOOL_FORMATS:
             raise UserError(f"tool_format must be one of {', '.join(native.TOOL_FORMATS)}, got {tool_format!r}")
-        # "native": the chat template's own tool prompt and call syntax (agentcore.models.native); "json": ours.
+        # "native": the chat template's own tool prompt and call syntax (agentcore.models.native); "json": ours;
+        # "native-first": native until the run's first call, then ours.
         self.tool_format = tool_format
         self._name = name or self.path.stem
         self.n_ctx = n_ctx
@@ -149,7 +150,7 @@ class LlamaCppModel:
         eos = _token_text(llm, llm.token_eos())
         bos = _token_text(llm, llm.token_bos())
         self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
-        if self.tool_format == "native":
+        if self.tool_format != "json":
             self._native_template(llm)  # a template without native tools fails at load, not at the first turn
         return llm
 
@@ -231,7 +232,7 @@ class LlamaCppModel:
             if cancelled.is_set():  # cancelled while another call held the model
                 raise _Cancelled
             started = time.perf_counter()
-            use_native = self.tool_format == "native" and native.applies(request)
+            use_native = native.uses_native(self.tool_format, request)
             tokens = self.render_native(request) if use_native else self.render(request.messages)
             if len(tokens) + request.max_tokens > self.n_ctx:
                 raise ContextOverflowError(len(tokens), self.n_ctx, request.max_tokens)
@@ -271,7 +272,9 @@ class LlamaCppModel:
             if cut_off:
                 raise cut_off_error(request) from exc
             raise
-        return ModelResponse(content=content, tool_call=call, raw=text, usage=usage, timings=timings)
+        # native-first: later turns are JSON turns, where this turn must read as the canonical JSON ("" raw).
+        raw = text if self.tool_format == "native" else ""
+        return ModelResponse(content=content, tool_call=call, raw=raw, usage=usage, timings=timings)
 
     def _resume(self, llm: Any, tokens: list[int]) -> int:
         """Put the KV state holding the longest prefix of `tokens` in the context; returns how many prompt tokens

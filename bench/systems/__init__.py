@@ -19,6 +19,7 @@ SYSTEMS: dict[str, str] = {
     "agentcore+relevance": "bench.systems.agentcore_policies:run_relevance",
     "agentcore+tiers": "bench.systems.agentcore_policies:run_tiers",  # 1.5B for runs offered 2+ tools (#12)
     "agentcore+tiers-native": "bench.systems.agentcore_policies:run_tiers_native",  # the 1.5B in its own format
+    "agentcore+tiers-first": "bench.systems.agentcore_policies:run_tiers_first",  # ... for its first call only
     "agentcore+lookup": "bench.systems.agentcore_inproc:run_lookup",  # prompt-lookup decoding (issue #17)
     "agentcore+think": "bench.systems.agentcore_inproc:run_think",  # a bounded thought per turn (#12)
     "agentcore-native": "bench.systems.agentcore_inproc:run_native",  # chat template's tool format (issue #18)

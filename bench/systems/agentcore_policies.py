@@ -6,7 +6,8 @@
 `agentcore+tiers`: RoutingPolicy's model tiers alone (no direct plan): a run offered two or more tools goes to
 qwen2.5-coder-1.5b, the rest to the run's model (docs/routing-tiers.md). The harness's `model_s` times the small
 model's llama.cpp only; wall time covers both. `agentcore+tiers-native`: the same, with the large model in its
-chat template's own tool format (`tool_format="native"`; docs/native-tools.md).
+chat template's own tool format (`tool_format="native"`; docs/native-tools.md); `agentcore+tiers-first`: the
+large model in that format for its first call only (`tool_format="native-first"`), in agentcore's turns after it.
 """
 
 from __future__ import annotations
@@ -90,6 +91,10 @@ def run_tiers(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, An
 
 def run_tiers_native(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
     return _run(lambda model: tiers(model, "native"), tasks, settings, emit)
+
+
+def run_tiers_first(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:
+    return _run(lambda model: tiers(model, "native-first"), tasks, settings, emit)
 
 
 def run_relevance(tasks: list[Task], settings: Settings, emit: Emit) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from agentcore.models.native import (
     native_messages,
     openai_tools,
     parse_native,
+    uses_native,
 )
 from agentcore.prompting import assistant_turn, observation, system_message, task_message
 from agentcore.steps import StepPlan
@@ -108,6 +109,19 @@ def test_only_tool_or_text_requests_are_native() -> None:
     assert not applies(ModelRequest(messages=REQUEST.messages, tools=(ADD,), output_schema={"type": "integer"}))
     assert not applies(ModelRequest(messages=REQUEST.messages, tools=(ADD,), think=40))
     assert has_native_tools(QWEN) and not has_native_tools("{{ messages }}") and not has_native_tools(None)
+
+
+def test_native_first_covers_the_turns_before_the_first_call() -> None:
+    call = ToolCall("get_weather", {"city": "Paris"})
+    first = ModelRequest(messages=(system_message("", [WEATHER]), task_message("Weather in Paris?")), tools=(WEATHER,))
+    later = ModelRequest(
+        messages=(*first.messages, assistant_turn(call, None), observation("Weather in Paris?", call, "18 C")),
+        tools=(WEATHER,),
+    )
+    assert uses_native("native-first", first) and not uses_native("native-first", later)
+    assert uses_native("native", first) and uses_native("native", later)
+    assert not uses_native("json", first) and not uses_native("json", later)
+    assert not uses_native("native-first", ModelRequest(messages=first.messages))  # no tools: JSON turns
 
 
 @pytest.mark.skipif(LLAMA is None, reason="llama_cpp is not built on this machine")
