@@ -51,3 +51,29 @@ def test_agent_run_in_the_native_format(native_qwen: object) -> None:
     agent.max_tokens = 64
     result = asyncio.run(agent.run("What is the weather in Paris?"))
     assert "18" in str(result.output), result
+
+
+@pytest.mark.real_model
+def test_agent_run_native_first(default_model_path: str) -> None:
+    """tool_format="native-first": the call in the template's format, the answer after it in agentcore's turns."""
+    from agentcore.models.llamacpp import LlamaCppModel
+
+    model = LlamaCppModel(default_model_path, n_ctx=2048, n_threads=2, seed=0, tool_format="native-first")
+
+    @tool
+    def get_weather(city: str) -> str:
+        """Current weather of a city."""
+        return f"{city}: 18 C and sunny"
+
+    class Recorded(Agent[None, str]):
+        async def after_model_call(self, ctx: object, response: object) -> object:
+            raws.append(str(getattr(response, "raw", "")))
+            return response
+
+    raws: list[str] = []
+    agent = Recorded(model, tools=[get_weather], max_steps=3)
+    agent.max_tokens = 64
+    result = asyncio.run(agent.run("What is the weather in Paris?"))
+    assert "18" in str(result.output), result
+    assert raws[0] == ""  # the native call, read back as canonical JSON in the turns after it
+    assert raws[-1].lstrip().startswith("{"), raws  # the answer as a JSON turn
