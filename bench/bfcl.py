@@ -44,7 +44,14 @@ LIBRARY = ROOT / "bench" / "peers" / ".venv-bfcl"
 RESULTS_DIR = ROOT / "bench" / "results"
 BFCL_VERSION = "2026.3.23"
 CATEGORIES = ("simple_python", "multiple", "irrelevance", "live_simple", "live_multiple", "live_irrelevance")
-SYSTEM_NAMES = ("agentcore", "agentcore+relevance", "agentcore+tiers", "agentcore-native", "bare")
+SYSTEM_NAMES = (
+    "agentcore",
+    "agentcore+relevance",
+    "agentcore+tiers",
+    "agentcore+tiers-first",
+    "agentcore-native",
+    "bare",
+)
 DEFAULT_SYSTEMS = ("agentcore", "agentcore+relevance", "bare")  # agentcore-native, agentcore+tiers: opt-in
 # Scored from the bare system's own replies, no extra model call: <tool_call> blocks, else a JSON call without them.
 DERIVED = {"bare-lenient": "bare"}
@@ -413,15 +420,16 @@ def tiers_answer(model: Any, routing: Any, entry: Entry, args: argparse.Namespac
     return asyncio.run(agentcore_answer(model, *_asked(entry, args), [routing]))
 
 
-def tiers_policy(model: Any) -> Any:
-    """RoutingPolicy with the small tier on `model` and the large on qwen2.5-coder-1.5b (no direct plan: BFCL
-    scores the first action, and bench-compare's agentcore+tiers runs the same way)."""
+def tiers_policy(model: Any, tool_format: str = "json") -> Any:
+    """RoutingPolicy with the small tier on `model` and the large on qwen2.5-coder-1.5b in `tool_format` (no direct
+    plan: BFCL scores the first action, and bench-compare's agentcore+tiers runs the same way)."""
     from agentcore.models.llamacpp import LlamaCppModel
     from agentcore.models.registry import pull
     from agentcore.policies.routing import RoutingPolicy
     from bench.systems.agentcore_policies import LARGE_MODEL
 
-    large = LlamaCppModel(pull(LARGE_MODEL), n_ctx=model.n_ctx, n_threads=model.n_threads, seed=model.seed)
+    settings = {"n_ctx": model.n_ctx, "n_threads": model.n_threads, "seed": model.seed, "tool_format": tool_format}
+    large = LlamaCppModel(pull(LARGE_MODEL), **settings)
     return RoutingPolicy(tiers={"small": model, "large": large}, allow_direct=False)
 
 
@@ -459,7 +467,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bare = BareQwen(llm, args.max_tokens) if "bare" in args.systems else None
 
     relevance, plain_replies = ToolRelevance(), {}
-    routing = tiers_policy(model) if "agentcore+tiers" in args.systems else None
+    routing = {
+        s: tiers_policy(model, "native-first" if s.endswith("first") else "json") for s in args.systems if "tiers" in s
+    }
 
     def answer(system: str, entry: Entry) -> Any:
         if system == "agentcore":
@@ -467,8 +477,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return reply
         if system == "agentcore+relevance":
             return relevance_answer(model, relevance, entry, args, plain_replies.get(entry.id))
-        if system == "agentcore+tiers":
-            return tiers_answer(model, routing, entry, args, plain_replies.get(entry.id))
+        if system in routing:
+            return tiers_answer(model, routing[system], entry, args, plain_replies.get(entry.id))
         if system == "agentcore-native":  # the same model, the chat template's own tool format for this answer
             default, model.tool_format = model.tool_format, "native"
             try:
@@ -492,7 +502,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" loop's checks send back gets another turn, at most {MAX_TURNS}); agentcore+relevance: the same with the"
         " ToolRelevance policy (agentcore's reply reused where the policy keeps the tools: the same request);"
         " agentcore+tiers: the same with RoutingPolicy's model tiers (2+ functions: qwen2.5-coder-1.5b; agentcore's"
-        " reply reused on the small tier);"
+        " reply reused on the small tier); agentcore+tiers-first: the large model in its template's format for the"
+        " first call (tool_format native-first);"
         " agentcore-native: the same run in the chat template's own tool format, the call grammar-constrained;"
         " bare: the GGUF's chat template with native tools,"
         " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"
