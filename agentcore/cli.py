@@ -74,6 +74,13 @@ def _agent_flags(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--large", default=None, help="larger model for runs offered two or more tools (e.g. qwen2.5-coder-1.5b)"
     )
+    run.add_argument(
+        "--large-format",
+        choices=["json", "native", "native-first"],
+        default="json",
+        help="the large model's tool format (native-first: its chat template's format for the first call; see"
+        " docs/native-tools.md)",
+    )
     run.add_argument("--advisor", default=None, help="model that advises the main model (name, path or URL)")
     run.add_argument("--advice-mode", choices=["advice_first", "review_revise", "both"], default="advice_first")
     run.add_argument("--optimize", action="store_true", help="compress the prompt (tool descriptions, filler)")
@@ -201,7 +208,10 @@ async def _setup(args: argparse.Namespace) -> tuple[Any, Any, Any, _Printer]:
         advisor = await load_model_async(args.advisor, progress=say.line, **_model_settings(args, args.advisor))
     large = None
     if args.large:
-        large = await load_model_async(args.large, progress=say.line, **_model_settings(args, args.large))
+        settings = _model_settings(args, args.large)
+        if settings and args.large_format != "json":  # a local GGUF: an HTTP model keeps the server's format
+            settings["tool_format"] = args.large_format
+        large = await load_model_async(args.large, progress=say.line, **settings)
     kwargs: dict[str, Any] = {"instructions": args.instructions} if args.instructions else {}
     policies = _policies(args, model, advisor, large)
 

@@ -218,6 +218,30 @@ def test_large_alone_routes_tiers_and_keeps_every_tool() -> None:
     assert policy.tiers == {"small": small, "large": large} and policy.allow_direct is False
 
 
+@pytest.mark.parametrize(("argv", "expected"), [([], None), (["--large-format", "native-first"], "native-first")])
+def test_the_large_format_reaches_the_large_model_only(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str], expected: str | None
+) -> None:
+    settings: dict[str, dict[str, Any]] = {}
+    model = ScriptedModel(["hello"])
+
+    async def load_async(spec: str, **kwargs: Any) -> object:
+        settings[spec] = kwargs
+        return model
+
+    monkeypatch.setattr("agentcore.models.loader.load_model_async", load_async, raising=False)
+    code, _, err = run_cli(capsys, "run", "--large", "qwen2.5-coder-1.5b", *argv, "Say hello.")
+    assert code == 0, err
+    assert settings["qwen2.5-coder-1.5b"].get("tool_format") == expected
+    assert "tool_format" not in settings[None]  # the main model keeps agentcore's turns
+
+
+def test_an_unknown_large_format_is_refused(capsys: pytest.CaptureFixture[str], loads: list[object]) -> None:
+    code, _, err = run_cli(capsys, "run", "--large", "qwen2.5-coder-1.5b", "--large-format", "xml", "hi")
+    assert code != 0 and loads == []
+    assert "--large-format" in err
+
+
 # -- 5: an unreachable server is ModelUnavailableError, after the backoff retries --------------------------------
 
 
