@@ -27,3 +27,41 @@ async def test_vote_team_on_the_real_model(qwen: object) -> None:
     assert events.count("node_start") == 4 and events[-1] == "team_end"
     agents = [r for r in result.ledger if r.kind == "agent"]
     assert len(agents) == 3 and all(r.run_id and r.usage.calls >= 1 for r in agents)
+
+
+TIERED = """\
+team: tiered
+models:
+  large: {large}
+state:
+  task: str
+  answer: {{type: str, default: ""}}
+nodes:
+  solver:
+    role: solver
+    reads: [task]
+    writes: [answer]
+    tools: [calculator, {lookup}]
+    policies: [routing]
+topology:
+  entry: solver
+  exit: solver
+"""
+
+
+def price(item: str) -> str:
+    """Look up the price of an item in the shop."""
+    return {"chair": "40"}.get(item.strip().lower(), "unknown")
+
+
+@pytest.mark.real_model
+async def test_a_routing_node_with_two_tools_runs_on_the_large_tier(qwen: object, default_model_path: str) -> None:
+    """The team names `large` as a GGUF path (loaded by the team) and the registry gives `small`: the node is
+    offered two tools, so every turn goes to the large tier's model, which the team loads on first use."""
+    text = TIERED.format(large=default_model_path, lookup=f"{__name__}:price")
+    team = Team.from_text(text, registry=Registry(models={"default": qwen, "small": qwen}))
+    result = await team.run("What is 6 times 7? Answer with the number only.")
+    assert result.ok, result.error
+    assert normalize(result.state["answer"], "number") == "42"
+    loaded = list(team.env._models.values())  # the models the team loaded itself: the large tier's
+    assert len(loaded) == 1 and loaded[0] is not qwen and loaded[0].loaded  # type: ignore[attr-defined]
