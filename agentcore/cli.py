@@ -148,6 +148,7 @@ def check_run_args(args: argparse.Namespace) -> None:
         (args.n_ctx >= 1, f"--n-ctx must be a positive number of tokens (e.g. 4096), got {args.n_ctx}"),
         (args.threads is None or args.threads >= 1, f"--threads must be at least 1, got {args.threads}"),
         (args.gpu_layers >= -1, f"--gpu-layers must be -1 (all), 0 or a number of layers, got {args.gpu_layers}"),
+        (_format_applies(args), "--large-format needs --large, a local model (an HTTP server keeps its own format)"),
     ]
     wrong = [message for ok, message in checks if not ok]
     if wrong:
@@ -209,7 +210,7 @@ async def _setup(args: argparse.Namespace) -> tuple[Any, Any, Any, _Printer]:
     large = None
     if args.large:
         settings = _model_settings(args, args.large)
-        if settings and args.large_format != "json":  # a local GGUF: an HTTP model keeps the server's format
+        if args.large_format != "json":  # a local GGUF (checked with the flags)
             settings["tool_format"] = args.large_format
         large = await load_model_async(args.large, progress=say.line, **settings)
     kwargs: dict[str, Any] = {"instructions": args.instructions} if args.instructions else {}
@@ -318,6 +319,13 @@ async def _run_decomposed(args: argparse.Namespace, model: Any, make_agent: Any,
 
 def _names(tools: str) -> list[str]:
     return [name.strip() for name in tools.split(",") if name.strip()] if tools else []
+
+
+def _format_applies(args: argparse.Namespace) -> bool:
+    large = getattr(args, "large", None)
+    if getattr(args, "large_format", "json") == "json":
+        return True
+    return large is not None and not large.startswith(("http://", "https://"))
 
 
 def _model_settings(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:

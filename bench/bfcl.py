@@ -52,7 +52,8 @@ SYSTEM_NAMES = (
     "agentcore-native",
     "bare",
 )
-DEFAULT_SYSTEMS = ("agentcore", "agentcore+relevance", "bare")  # agentcore-native, agentcore+tiers: opt-in
+DEFAULT_SYSTEMS = ("agentcore", "agentcore+relevance", "bare")  # agentcore-native and the tiers: opt-in
+TIERS = {"agentcore+tiers", "agentcore+tiers-first"}  # RoutingPolicy's tiers; -first: the 1.5B in native-first
 # Scored from the bare system's own replies, no extra model call: <tool_call> blocks, else a JSON call without them.
 DERIVED = {"bare-lenient": "bare"}
 CHECKER_MODEL = "agentcore"  # the model name the checker is given (it only looks up underscore_to_dot)
@@ -420,19 +421,6 @@ def tiers_answer(model: Any, routing: Any, entry: Entry, args: argparse.Namespac
     return asyncio.run(agentcore_answer(model, *_asked(entry, args), [routing]))
 
 
-def tiers_policy(model: Any, tool_format: str = "json") -> Any:
-    """RoutingPolicy with the small tier on `model` and the large on qwen2.5-coder-1.5b in `tool_format` (no direct
-    plan: BFCL scores the first action, and bench-compare's agentcore+tiers runs the same way)."""
-    from agentcore.models.llamacpp import LlamaCppModel
-    from agentcore.models.registry import pull
-    from agentcore.policies.routing import RoutingPolicy
-    from bench.systems.agentcore_policies import LARGE_MODEL
-
-    settings = {"n_ctx": model.n_ctx, "n_threads": model.n_threads, "seed": model.seed, "tool_format": tool_format}
-    large = LlamaCppModel(pull(LARGE_MODEL), **settings)
-    return RoutingPolicy(tiers={"small": model, "large": large}, allow_direct=False)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
@@ -460,6 +448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agentcore.policies.relevance import ToolRelevance
     from bench.bfcl_systems import MAX_TURNS, BareQwen, agentcore_answer
     from bench.harness import resolve_model
+    from bench.systems.agentcore_policies import tier_policy
 
     model_path = resolve_model(args.model)
     model = LlamaCppModel(model_path, n_ctx=args.n_ctx, n_threads=args.threads, seed=0)
@@ -468,7 +457,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     relevance, plain_replies = ToolRelevance(), {}
     routing = {
-        s: tiers_policy(model, "native-first" if s.endswith("first") else "json") for s in args.systems if "tiers" in s
+        s: tier_policy(model, "native-first" if s.endswith("first") else "json") for s in TIERS & set(args.systems)
     }
 
     def answer(system: str, entry: Entry) -> Any:

@@ -43,23 +43,25 @@ def relevance(model: Any) -> list[Any]:
 
 
 _advisor: Any = None
-_large: Any = None
+_large: dict[str, Any] = {}  # the large tier's model by tool format, loaded once per process
 LARGE_MODEL = "qwen2.5-coder-1.5b"
 
 
-def tiers(model: Any, tool_format: str = "json") -> list[Any]:
-    global _large
-    if _large is None:
+def tier_policy(model: Any, tool_format: str = "json") -> Any:
+    """RoutingPolicy's tiers alone (no direct plan): `model` small, qwen2.5-coder-1.5b in `tool_format` large."""
+    if tool_format not in _large:
         from agentcore.models.llamacpp import LlamaCppModel
         from agentcore.models.registry import pull
 
-        path = pull(LARGE_MODEL)
-        _large = LlamaCppModel(
-            path, n_ctx=model.n_ctx, n_threads=model.n_threads, seed=model.seed, tool_format=tool_format
-        )
+        settings = {"n_ctx": model.n_ctx, "n_threads": model.n_threads, "seed": model.seed}
+        _large[tool_format] = LlamaCppModel(pull(LARGE_MODEL), tool_format=tool_format, **settings)
     from agentcore.policies.routing import RoutingPolicy
 
-    return [RoutingPolicy(tiers={"small": model, "large": _large}, allow_direct=False)]
+    return RoutingPolicy(tiers={"small": model, "large": _large[tool_format]}, allow_direct=False)
+
+
+def tiers(model: Any, tool_format: str = "json") -> list[Any]:
+    return [tier_policy(model, tool_format)]
 
 
 def advise(model: Any) -> list[Any]:

@@ -242,6 +242,15 @@ def test_an_unknown_large_format_is_refused(capsys: pytest.CaptureFixture[str], 
     assert "--large-format" in err
 
 
+@pytest.mark.parametrize("large", [[], ["--large", "http://127.0.0.1:8080/v1"]])
+def test_a_large_format_without_a_local_large_model_is_refused(
+    capsys: pytest.CaptureFixture[str], loads: list[object], large: list[str]
+) -> None:
+    code, _, err = run_cli(capsys, "run", *large, "--large-format", "native-first", "hi")
+    assert code != 0 and loads == []
+    assert "--large-format needs --large, a local model" in one_error_line(err)
+
+
 # -- 5: an unreachable server is ModelUnavailableError, after the backoff retries --------------------------------
 
 
