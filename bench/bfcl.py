@@ -38,12 +38,15 @@ from pathlib import Path
 from typing import Any
 
 from agentcore.messages import ToolSpec
+from bench.bfcl_exec import EXEC_CATEGORIES, is_exec, load_exec
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "bench" / "peers" / ".venv-bfcl"
 RESULTS_DIR = ROOT / "bench" / "results"
 BFCL_VERSION = "2026.3.23"
 CATEGORIES = ("simple_python", "multiple", "irrelevance", "live_simple", "live_multiple", "live_irrelevance")
+# Opt-in, not in the default run: BFCL's retired executable categories, held out until the fifty-first stop.
+EXTRA_CATEGORIES = EXEC_CATEGORIES
 SYSTEM_NAMES = (
     "agentcore",
     "agentcore+relevance",
@@ -147,6 +150,7 @@ class Bfcl:
     python: Any  # Language.PYTHON
     convert_to_tool: Any  # for the converter cross-check
     ossmodel: Any  # ModelStyle.OSSMODEL
+    data_root: Path  # the package's data/ folder (unused_datasets holds the executable categories)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +186,7 @@ def load_bfcl(library: Path = LIBRARY) -> Bfcl:
         from importlib.metadata import version
 
         from bfcl_eval.constants.enums import Language, ModelStyle
+        from bfcl_eval.constants.eval_config import PROMPT_PATH
         from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker
         from bfcl_eval.model_handler.utils import convert_to_tool
         from bfcl_eval.utils import (
@@ -197,10 +202,16 @@ def load_bfcl(library: Path = LIBRARY) -> Bfcl:
     except Exception:
         found = "?"
     return Bfcl(found, load_dataset_entry, load_ground_truth_entry, ast_checker, is_empty_output,
-                is_function_calling_format_output, Language.PYTHON, convert_to_tool, ModelStyle.OSSMODEL)  # fmt: skip
+                is_function_calling_format_output, Language.PYTHON, convert_to_tool, ModelStyle.OSSMODEL,
+                Path(PROMPT_PATH))  # fmt: skip
 
 
 def load_entries(bfcl: Bfcl, category: str) -> list[Entry]:
+    if is_exec(category):
+        return [
+            Entry(e["id"], category, tuple(e["question"][0]), tuple(e["function"]), answers)
+            for e, answers in load_exec(bfcl.data_root, category)
+        ]
     entries = bfcl.load_dataset_entry(category)
     answers: dict[str, Any] = {}
     if not is_irrelevance(category):
@@ -328,7 +339,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--skip", type=int, default=0, help="leave out the first N entries of the split (a fresh, unseen slice)"
     )
-    parser.add_argument("--categories", default=",".join(CATEGORIES), help=f"of: {', '.join(CATEGORIES)}")
+    known = (*CATEGORIES, *EXTRA_CATEGORIES)
+    parser.add_argument("--categories", default=",".join(CATEGORIES), help=f"of: {', '.join(known)}")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"of: {', '.join(SYSTEM_NAMES)}")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
     parser.add_argument("--model", help="GGUF path (default: the registry's default model)")
@@ -341,7 +353,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args = parser.parse_args(list(argv))
     args.categories = [c.strip() for c in args.categories.split(",") if c.strip()]
     args.systems = [s.strip() for s in args.systems.split(",") if s.strip()]
-    unknown = [c for c in args.categories if c not in CATEGORIES] + [s for s in args.systems if s not in SYSTEM_NAMES]
+    unknown = [c for c in args.categories if c not in known] + [s for s in args.systems if s not in SYSTEM_NAMES]
     if unknown or not args.categories or not args.systems:
         parser.error(f"unknown or no categories/systems: {', '.join(unknown) or '(none)'}")
     if args.skip < 0:
