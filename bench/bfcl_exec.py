@@ -95,7 +95,8 @@ def load_exec(data_root: Path, category: str) -> list[tuple[dict[str, Any], list
     """(entry, possible answers) of a retired executable category, the docs hinted as load_dataset_entry does."""
     folder = data_root / "unused_datasets"
     entries = _lines(folder / "question" / f"BFCL_v4_{category}.json")
-    truths = {item["id"]: item["ground_truth"] for item in _lines(folder / "possible_answer" / f"BFCL_v4_{category}.json")}
+    truth_file = folder / "possible_answer" / f"BFCL_v4_{category}.json"
+    truths = {item["id"]: item["ground_truth"] for item in _lines(truth_file)}
     loaded = []
     for entry in entries:
         for doc in entry["function"]:
