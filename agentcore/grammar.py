@@ -9,7 +9,8 @@ free-form object instead of being pushed on to another key).
 
 Any schema gives a grammar that llama.cpp parses, or a UserError naming the bad node. Local `$ref`s are resolved
 first (schema_refs), `allOf` parts are merged, numeric bounds are enforced (grammar_ranges: integers exactly,
-decimals by sign and integer part), and an unbounded number of `format: float` or `double` has a fraction;
+decimals by sign and integer part); a whole number of `format: float` or `double` may be written without a fraction
+(agentcore.float_args reads it back as a float: a grammar that forbids closing after "120" gets 120000000000000.0);
 `pattern`, other formats and schema-valued `additionalProperties` are not (`schema_refs.unenforced` lists them).
 """
 
@@ -36,9 +37,6 @@ PRIMITIVES = {
     "char": r'[^"\\\x00-\x1f] | "\\" ["\\/nt]',
     "integer": '"-"? ("0" | [1-9] [0-9]{0,14})',
     "number": '"-"? ("0" | [1-9] [0-9]{0,14}) ("." [0-9]{1,10})? ([eE] [-+]? [0-9]{1,3})?',
-    # OpenAPI's `format: float` / `double`: written with a fraction, so the value parses as a float, not an int
-    # (BFCL's checker takes `[1, 2]` for a list of floats as the wrong type).
-    "float": '"-"? ("0" | [1-9] [0-9]{0,14}) "." [0-9]{1,10} ([eE] [-+]? [0-9]{1,3})?',
     "boolean": '"true" | "false"',
     "null": '"null"',
     "anystring": '"\\"" char{0,' + str(MAX_STRING) + '} "\\""',
@@ -192,7 +190,7 @@ class _Builder:
         if kind in ("integer", "number") and has_bounds(schema):
             return self.rule(integer_rule(schema) if kind == "integer" else number_rule(schema), kind[:3])
         if kind in ("integer", "number", "boolean", "null"):
-            return "float" if kind == "number" and schema.get("format") in ("float", "double") else str(kind)
+            return str(kind)
         if kind == "array":
             return self._array(schema)
         if kind == "object" or "properties" in schema:

@@ -15,6 +15,7 @@ from typing import Any
 
 from agentcore import enum_tails
 from agentcore.errors import ModelError, UserError
+from agentcore.float_args import as_floats
 from agentcore.messages import ModelRequest, ModelResponse, ToolCall, ToolSpec
 
 MAX_STRING = 300
@@ -172,9 +173,11 @@ def parse_turn(text: str, request: ModelRequest) -> tuple[str | None, ToolCall |
 
 
 def spelled_arguments(request: ModelRequest, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """A call's arguments with enum words written out in full cut back to the enum's values (agentcore.enum_tails)."""
+    """A call's arguments with enum words written out in full cut back to the enum's values (agentcore.enum_tails),
+    and whole numbers for float-format parameters made floats (agentcore.float_args)."""
     spec = next(spec for spec in request.tools if spec.name == name)
-    resolved: dict[str, Any] = enum_tails.resolve(arguments, bound_schema(spec.parameters))
+    schema = bound_schema(spec.parameters)
+    resolved: dict[str, Any] = as_floats(enum_tails.resolve(arguments, schema), schema)
     return resolved
 
 
