@@ -15,6 +15,9 @@ mistral, cohere, google-genai, ...) only to build MODEL_CONFIG_MAPPING; the AST 
 `MODEL_CONFIG_MAPPING[model].underscore_to_dot`. `load_bfcl` puts a stub of that module in sys.modules first, so
 the package runs with --no-deps plus filelock, tenacity and tree_sitter (scripts/setup_bfcl.sh).
 
+`--categories exec_simple,exec_multiple` (opt-in) adds BFCL's retired executable categories, which bfcl-eval ships
+in data/unused_datasets with a ground-truth call to run; bench/bfcl_exec.py turns it into possible answers.
+
 Each category is split by position: even-indexed entries are `dev`, odd-indexed `test`; `--limit N` takes the
 first N of the split per category. Results: OUT/bfcl.json ({"systems": {NAME: {CATEGORY: {"correct", "n"}}},
 "split", "limit"}), OUT/bfcl.md (table and set-up), OUT/bfcl_entries.jsonl (every answer, for reading).
