@@ -31,6 +31,18 @@ def text(description: str) -> dict[str, str]:
         ),
         ("Possible values are 'Bot', 'BotLocale', or 'CustomVocabulary'.", ("Bot", "BotLocale", "CustomVocabulary")),
         ('Must be "on" or "off". Default is "auto".', ("on", "off", "auto")),
+        # unquoted lists, bracketed or after a colon (BFCL's executable categories)
+        (
+            "The country of the holidays. Possible options: US, AT, DE, ES, FR, GB, IT, NL, PL, RO, SK, UA.",
+            ("US", "AT", "DE", "ES", "FR", "GB", "IT", "NL", "PL", "RO", "SK", "UA"),
+        ),
+        ("The gender of the person. Possible options [male, female, other].", ("male", "female", "other")),
+        ("Choices include: non-stop, direct, and multi-stop.", ("non-stop", "direct", "multi-stop")),
+        ("Must be one of (asc or desc). Default is 'asc'.", ("asc", "desc")),
+        # unquoted, but not a list of values: sentences, open lists, one item
+        ("Options: the name of the user, or the email of the user.", ()),
+        ("Possible options: cities such as Paris, Rome.", ()),
+        ("Can be one of the following (in stock).", ()),
         # open lists, examples, one value, no list
         ("The type of the case. Options include: 'civil', 'criminal', 'small_claims', etc. Default is 'all'.", ()),
         ("The type of item. Default is 'all'. Possible values: 'all', 'bug', 'fish', 'sea creatures', etc.", ()),
