@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from agentcore.function_words import FUNCTION_WORDS
+from agentcore.schema_walk import walk
 
 TAIL_CHARS = 16  # "fahrenheit", "milliliters": a word's remaining letters, bounded so it cannot run on
 
@@ -34,20 +35,12 @@ def resolve(value: Any, schema: Any) -> Any:
 
     Walks properties, items and anyOf/oneOf branches of a bound schema (local $refs already inlined); values that
     are exact, or that start with no enum value, come back unchanged for the tool's own validation to judge."""
-    if not isinstance(schema, dict):
-        return value
+    return walk(value, schema, _cut_back)
+
+
+def _cut_back(value: Any, schema: dict[str, Any]) -> Any:
     if isinstance(value, str) and isinstance(schema.get("enum"), list):
         return _longest_prefix(value, schema["enum"])
-    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-        props = schema["properties"]
-        return {key: resolve(item, props.get(key)) for key, item in value.items()}
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [resolve(item, schema["items"]) for item in value]
-    for key in ("anyOf", "oneOf"):
-        for branch in schema.get(key) or ():
-            resolved = resolve(value, branch)
-            if resolved != value:
-                return resolved
     return value
 
 

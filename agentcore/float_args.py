@@ -11,26 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcore.schema_walk import walk
+
 FLOAT_FORMATS = ("float", "double")
 
 
 def as_floats(value: Any, schema: Any) -> Any:
     """`value` with each int (not bool) under a `number` schema of format float or double made a float; walks
     properties, items and anyOf/oneOf branches of a bound schema (local $refs inlined)."""
-    if not isinstance(schema, dict):
-        return value
+    return walk(value, schema, _as_float)
+
+
+def _as_float(value: Any, schema: dict[str, Any]) -> Any:
     if isinstance(value, int) and not isinstance(value, bool) and schema.get("format") in FLOAT_FORMATS:
         return float(value) if _numeric(schema) else value
-    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-        props = schema["properties"]
-        return {key: as_floats(item, props.get(key)) for key, item in value.items()}
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [as_floats(item, schema["items"]) for item in value]
-    for key in ("anyOf", "oneOf"):
-        for branch in schema.get(key) or ():
-            converted = as_floats(value, branch)
-            if converted is not value:
-                return converted
     return value
 
 
