@@ -1,7 +1,7 @@
 """Whole numbers written for `format: float` / `double` arguments, read back as floats.
 
 The grammar once made such a number carry a fraction (so that `[1, 2]` for a list of floats parsed as floats, which
-BFCL's checker asks for). But a model that means 120 and is not let to close the number after "120" writes the one
+BFCL's checker asks for). But a model that means 120 and may not close the number after "120" writes the one
 thing left, more digits: `120000000000000.0` at the grammar's fifteen-digit cap (BFCL exec_simple's density of a
 120 kg object, exec_multiple_42's investment of 10000 on dev; the loop then holds the call back as a made-up value).
 So the grammar lets the model write `120`, and this walk makes it `120.0` once the turn is parsed.
