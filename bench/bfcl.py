@@ -436,22 +436,73 @@ def tiers_answer(model: Any, routing: Any, entry: Entry, args: argparse.Namespac
     return asyncio.run(agentcore_answer(model, *_asked(entry, args), [routing]))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    args = parse_args(argv)
-    if args.merge:
-        data, records = merge_results(args.merge, dict(r.split("=", 1) for r in args.rename))
-        header = [f"- merged: {', '.join(map(str, args.merge))} (`python -m bench.bfcl {shlex.join(argv)}`)"]
-        for folder in args.merge:
-            lines = (folder / "bfcl.md").read_text(encoding="utf-8").splitlines()
-            header += [line for line in lines if line.startswith("- ")]
-        print(write_results(args.out_dir, data, header, records).read_text(encoding="utf-8"))
-        return 0
-    bfcl = load_bfcl()
+def merge_main(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    """`--merge`: one table from earlier runs, their set-up lines kept."""
+    data, records = merge_results(args.merge, dict(r.split("=", 1) for r in args.rename))
+    header = [f"- merged: {', '.join(map(str, args.merge))} (`python -m bench.bfcl {shlex.join(argv)}`)"]
+    for folder in args.merge:
+        lines = (folder / "bfcl.md").read_text(encoding="utf-8").splitlines()
+        header += [line for line in lines if line.startswith("- ")]
+    print(write_results(args.out_dir, data, header, records).read_text(encoding="utf-8"))
+    return 0
+
+
+def chosen_entries(bfcl: Bfcl, args: argparse.Namespace) -> dict[str, list[Entry]]:
+    """Each category's entries of the split (after --skip, up to --limit), only those in --ids when given."""
     chosen = {c: split_entries(load_entries(bfcl, c), args.split, args.limit, args.skip) for c in args.categories}
     if args.ids is not None:
         wanted = set(args.ids.read_text().split())
         chosen = {c: [e for e in entries if e.id in wanted] for c, entries in chosen.items()}
+    return chosen
+
+
+def run_header(
+    args: argparse.Namespace, argv: Sequence[str], model_name: str, version: str, seconds: float
+) -> list[str]:
+    """The set-up lines of a run's bfcl.md: command, revision, date, model, split and what each system is."""
+    from bench.bfcl_systems import MAX_TURNS
+
+    return [
+        f"- command: `{' '.join(['python -m bench.bfcl', *map(shlex.quote, argv)])}`",
+        f"- revision: {revision()}",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}; {seconds:.0f}s in all",
+        f"- model: `{model_name}`, n_ctx {args.n_ctx}, {args.threads} threads, greedy, max_tokens"
+        f" {args.max_tokens}; bfcl-eval {version} (data and AST checker)",
+        f"- split: {args.split} ({'even' if args.split == 'dev' else 'odd'}-indexed entries),"
+        f" limit {args.limit or 'none'} per category" + (f", after the first {args.skip}" if args.skip else ""),
+        "- agentcore: an Agent run up to the call it would run (grammar-constrained turns; a call or answer the"
+        f" loop's checks send back gets another turn, at most {MAX_TURNS}); agentcore+relevance: the same with the"
+        " ToolRelevance policy (agentcore's reply reused where the policy keeps the tools: the same request);"
+        " agentcore+tiers: the same with RoutingPolicy's model tiers (2+ functions: qwen2.5-coder-1.5b; agentcore's"
+        " reply reused on the small tier); agentcore+tiers-first: the large model in its template's format for the"
+        " first call (tool_format native-first);"
+        " agentcore-native: the same run in the chat template's own tool format, the call grammar-constrained;"
+        " bare: the GGUF's chat template with native tools,"
+        " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"
+        " accepted too (bench/bfcl_systems.py)",
+    ]
+
+
+def revision() -> str:
+    """The checkout's short git revision, with `+changes` when the tree differs from it; `?` outside git."""
+    import subprocess
+
+    def git(*cmd: str) -> str:
+        return subprocess.run(["git", *cmd], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+    try:
+        return git("rev-parse", "--short", "HEAD") + ("+changes" if git("status", "--porcelain", "-uno") else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parse_args(argv)
+    if args.merge:
+        return merge_main(args, argv)
+    bfcl = load_bfcl()
+    chosen = chosen_entries(bfcl, args)
     everything = [e for entries in chosen.values() for e in entries]
     wrong = check_converter(bfcl, everything)
     if wrong:
@@ -461,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from agentcore.models.llamacpp import LlamaCppModel
     from agentcore.policies.relevance import ToolRelevance
-    from bench.bfcl_systems import MAX_TURNS, BareQwen, agentcore_answer
+    from bench.bfcl_systems import BareQwen, agentcore_answer
     from bench.harness import resolve_model
     from bench.systems.agentcore_policies import tier_policy
 
@@ -495,24 +546,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"== BFCL {bfcl.version}, {args.split} split, {len(everything)} entries x {args.systems}", file=sys.stderr)
     started = time.perf_counter()
     scores, records = run_entries(bfcl, chosen, args.systems, answer)
-    header = [
-        f"- command: `{' '.join(['python -m bench.bfcl', *map(shlex.quote, argv)])}`",
-        f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}; {time.perf_counter() - started:.0f}s in all",
-        f"- model: `{model_path.name}`, n_ctx {args.n_ctx}, {args.threads} threads, greedy, max_tokens"
-        f" {args.max_tokens}; bfcl-eval {bfcl.version} (data and AST checker)",
-        f"- split: {args.split} ({'even' if args.split == 'dev' else 'odd'}-indexed entries),"
-        f" limit {args.limit or 'none'} per category" + (f", after the first {args.skip}" if args.skip else ""),
-        "- agentcore: an Agent run up to the call it would run (grammar-constrained turns; a call or answer the"
-        f" loop's checks send back gets another turn, at most {MAX_TURNS}); agentcore+relevance: the same with the"
-        " ToolRelevance policy (agentcore's reply reused where the policy keeps the tools: the same request);"
-        " agentcore+tiers: the same with RoutingPolicy's model tiers (2+ functions: qwen2.5-coder-1.5b; agentcore's"
-        " reply reused on the small tier); agentcore+tiers-first: the large model in its template's format for the"
-        " first call (tool_format native-first);"
-        " agentcore-native: the same run in the chat template's own tool format, the call grammar-constrained;"
-        " bare: the GGUF's chat template with native tools,"
-        " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"
-        " accepted too (bench/bfcl_systems.py)",
-    ]
+    header = run_header(args, argv, model_path.name, bfcl.version, time.perf_counter() - started)
     md = write_results(args.out_dir, results_json(scores, args.split, args.limit), header, records)
     print(md.read_text(encoding="utf-8"))
     print(f"written: {md} (+ bfcl.json, bfcl_entries.jsonl)", file=sys.stderr)

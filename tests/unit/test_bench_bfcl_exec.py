@@ -104,3 +104,11 @@ def test_the_exec_categories_are_opt_in() -> None:
     assert bfcl.parse_args(["--categories", "exec_multiple,exec_simple"]).categories == ["exec_multiple", "exec_simple"]
     with pytest.raises(SystemExit):
         bfcl.parse_args(["--categories", "exec_parallel"])
+
+
+def test_a_run_header_names_the_command_and_the_revision() -> None:
+    args = bfcl.parse_args(["--split", "dev", "--limit", "2", "--categories", "exec_multiple"])
+    header = bfcl.run_header(args, ["--split", "dev"], "m.gguf", "2026.3.23", 12.4)
+    assert header[0] == "- command: `python -m bench.bfcl --split dev`"
+    assert header[1].startswith("- revision: ") and header[1] != "- revision: "
+    assert "12s in all" in header[2] and "`m.gguf`" in header[3] and "limit 2" in header[4]
