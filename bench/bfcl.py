@@ -42,14 +42,17 @@ from typing import Any
 
 from agentcore.messages import ToolSpec
 from bench.bfcl_exec import EXEC_CATEGORIES, is_exec, load_exec
+from bench.bfcl_parallel import PARALLEL_CATEGORIES, is_parallel
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "bench" / "peers" / ".venv-bfcl"
 RESULTS_DIR = ROOT / "bench" / "results"
 BFCL_VERSION = "2026.3.23"
 CATEGORIES = ("simple_python", "multiple", "irrelevance", "live_simple", "live_multiple", "live_irrelevance")
-# Opt-in, not in the default run: BFCL's retired executable categories, held out until the fifty-first stop.
-EXTRA_CATEGORIES = EXEC_CATEGORIES
+# Opt-in, not in the default run: BFCL's retired executable categories, held out until the fifty-first stop, and
+# its parallel ones (several calls for one request; agentcore and bare only), held out until the fifty-second.
+EXTRA_CATEGORIES = (*EXEC_CATEGORIES, *PARALLEL_CATEGORIES)
+PARALLEL_SYSTEMS = ("agentcore", "bare")
 SYSTEM_NAMES = (
     "agentcore",
     "agentcore+relevance",
@@ -359,6 +362,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     unknown = [c for c in args.categories if c not in known] + [s for s in args.systems if s not in SYSTEM_NAMES]
     if unknown or not args.categories or not args.systems:
         parser.error(f"unknown or no categories/systems: {', '.join(unknown) or '(none)'}")
+    if any(map(is_parallel, args.categories)) and set(args.systems) - set(PARALLEL_SYSTEMS):
+        parser.error(f"the parallel categories run on {' and '.join(PARALLEL_SYSTEMS)} only")
     if args.skip < 0:
         parser.error("--skip must be at least 0")
     if args.limit is not None and args.limit < 1:
@@ -512,6 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from agentcore.models.llamacpp import LlamaCppModel
     from agentcore.policies.relevance import ToolRelevance
+    from bench.bfcl_parallel import agentcore_calls
     from bench.bfcl_systems import BareQwen, agentcore_answer
     from bench.harness import resolve_model
     from bench.systems.agentcore_policies import tier_policy
@@ -527,6 +533,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
 
     def answer(system: str, entry: Entry) -> Any:
+        if system == "agentcore" and is_parallel(entry.category):
+            return asyncio.run(agentcore_calls(model, *_asked(entry, args)))
         if system == "agentcore":
             plain_replies[entry.id] = reply = asyncio.run(agentcore_answer(model, *_asked(entry, args)))
             return reply

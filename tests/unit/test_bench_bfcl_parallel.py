@@ -1,0 +1,70 @@
+"""BFCL's parallel categories (bench/bfcl_parallel.py): an agentcore run's every call is its answer."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from agentcore.testing import ScriptedModel, call
+from bench import bfcl
+from bench.bfcl_parallel import MAX_STEPS, TOOL_RESULT, agentcore_calls, is_parallel
+
+AREA = {
+    "name": "calculate_triangle_area",
+    "description": "Calculate the area of a triangle given its base and height.",
+    "parameters": {
+        "type": "dict",
+        "properties": {
+            "base": {"type": "integer", "description": "The base of the triangle."},
+            "height": {"type": "integer", "description": "The height of the triangle."},
+        },
+        "required": ["base", "height"],
+    },
+}
+ASKED = "Find the area of a triangle with base 10 and height 5, and of one with base 15 and height 7."
+
+
+def _calls(model: ScriptedModel, task: str = ASKED) -> Any:
+    messages = [{"role": "user", "content": task}]
+    return asyncio.run(agentcore_calls(model, [bfcl.tool_spec(AREA)], messages, 256))
+
+
+def test_every_call_of_the_run_is_the_answer_in_order() -> None:
+    first = call("calculate_triangle_area", base=10, height=5)
+    second = call("calculate_triangle_area", base=15, height=7)
+    model = ScriptedModel([first, second, "Done."])
+    answer = _calls(model)
+    assert answer.calls == [
+        {"calculate_triangle_area": {"base": 10, "height": 5}},
+        {"calculate_triangle_area": {"base": 15, "height": 7}},
+    ]
+    assert answer.error is None and answer.notes == ["3 model turns"]
+    model.assert_complete()
+    # each call got the neutral result before the next turn
+    assert TOOL_RESULT in model.requests[1].messages[-1].content
+
+
+def test_an_answer_with_no_call_is_no_call() -> None:
+    model = ScriptedModel(["I cannot help with that."])
+    answer = _calls(model, "Tell me a joke.")
+    assert answer.calls == [] and answer.error is None
+
+
+def test_out_of_steps_keeps_the_calls_made() -> None:
+    turns = [call("calculate_triangle_area", base=10 + i, height=5) for i in range(MAX_STEPS)]
+    model = ScriptedModel(turns)
+    answer = _calls(model, "Areas of triangles with height 5 and bases " + ", ".join(str(10 + i) for i in range(8)))
+    assert len(answer.calls) >= 2 and answer.error is None
+    assert answer.calls[0] == {"calculate_triangle_area": {"base": 10, "height": 5}}
+
+
+def test_parallel_categories_are_opt_in_and_run_on_agentcore_and_bare_only() -> None:
+    assert all(map(is_parallel, ("parallel", "parallel_multiple", "live_parallel", "live_parallel_multiple")))
+    assert not is_parallel("multiple")
+    assert "parallel" not in bfcl.CATEGORIES
+    args = bfcl.parse_args(["--categories", "parallel_multiple", "--systems", "agentcore,bare"])
+    assert args.categories == ["parallel_multiple"]
+    with pytest.raises(SystemExit):
+        bfcl.parse_args(["--categories", "parallel", "--systems", "agentcore+relevance"])
