@@ -52,7 +52,7 @@ CATEGORIES = ("simple_python", "multiple", "irrelevance", "live_simple", "live_m
 # Opt-in, not in the default run: BFCL's retired executable categories, held out until the fifty-first stop, and
 # its parallel ones (several calls for one request; agentcore and bare only), held out until the fifty-second.
 EXTRA_CATEGORIES = (*EXEC_CATEGORIES, *PARALLEL_CATEGORIES)
-PARALLEL_SYSTEMS = ("agentcore", "bare")
+PARALLEL_SYSTEMS = ("agentcore", "bare", "bare-loop")  # bare-loop: the parallel categories only
 SYSTEM_NAMES = (
     "agentcore",
     "agentcore+relevance",
@@ -60,6 +60,7 @@ SYSTEM_NAMES = (
     "agentcore+tiers-first",
     "agentcore-native",
     "bare",
+    "bare-loop",
 )
 DEFAULT_SYSTEMS = ("agentcore", "agentcore+relevance", "bare")  # agentcore-native and the tiers: opt-in
 TIERS = {"agentcore+tiers", "agentcore+tiers-first"}  # RoutingPolicy's tiers; -first: the 1.5B in native-first
@@ -363,7 +364,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if unknown or not args.categories or not args.systems:
         parser.error(f"unknown or no categories/systems: {', '.join(unknown) or '(none)'}")
     if any(map(is_parallel, args.categories)) and set(args.systems) - set(PARALLEL_SYSTEMS):
-        parser.error(f"the parallel categories run on {' and '.join(PARALLEL_SYSTEMS)} only")
+        parser.error(f"the parallel categories run on {', '.join(PARALLEL_SYSTEMS)} only")
+    if "bare-loop" in args.systems and not all(map(is_parallel, args.categories)):
+        parser.error("bare-loop runs the parallel categories only")
     if args.skip < 0:
         parser.error("--skip must be at least 0")
     if args.limit is not None and args.limit < 1:
@@ -441,6 +444,17 @@ def tiers_answer(model: Any, routing: Any, entry: Entry, args: argparse.Namespac
     return asyncio.run(agentcore_answer(model, *_asked(entry, args), [routing]))
 
 
+def parallel_answer(system: str, model: Any, bare: Any, entry: Entry, args: argparse.Namespace) -> Any:
+    """A parallel entry's answer: agentcore and bare-loop run on after calls (bench/bfcl_parallel.py)."""
+    from bench.bfcl_parallel import agentcore_calls, bare_loop_calls
+
+    if system == "agentcore":
+        return asyncio.run(agentcore_calls(model, *_asked(entry, args)))
+    if system == "bare-loop":
+        return bare_loop_calls(bare, entry.specs(), entry.messages)
+    return bare.answer(entry.specs(), entry.messages)
+
+
 def merge_main(args: argparse.Namespace, argv: Sequence[str]) -> int:
     """`--merge`: one table from earlier runs, their set-up lines kept."""
     data, records = merge_results(args.merge, dict(r.split("=", 1) for r in args.rename))
@@ -484,7 +498,9 @@ def run_header(
         " agentcore-native: the same run in the chat template's own tool format, the call grammar-constrained;"
         " bare: the GGUF's chat template with native tools,"
         " unconstrained, `<tool_call>` blocks parsed; bare-lenient: the same replies, JSON calls without the tags"
-        " accepted too (bench/bfcl_systems.py)",
+        " accepted too (bench/bfcl_systems.py); parallel categories: agentcore's run goes on to its end, each call"
+        " answered 'done', and all its calls are the answer; bare-loop: bare-lenient in a loop the same way"
+        " (bench/bfcl_parallel.py)",
     ]
 
 
@@ -517,7 +533,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from agentcore.models.llamacpp import LlamaCppModel
     from agentcore.policies.relevance import ToolRelevance
-    from bench.bfcl_parallel import agentcore_calls
     from bench.bfcl_systems import BareQwen, agentcore_answer
     from bench.harness import resolve_model
     from bench.systems.agentcore_policies import tier_policy
@@ -525,7 +540,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     model_path = resolve_model(args.model)
     model = LlamaCppModel(model_path, n_ctx=args.n_ctx, n_threads=args.threads, seed=0)
     llm = model.load()  # one Llama for both systems
-    bare = BareQwen(llm, args.max_tokens) if "bare" in args.systems else None
+    bare = BareQwen(llm, args.max_tokens) if {"bare", "bare-loop"} & set(args.systems) else None
 
     relevance, plain_replies = ToolRelevance(), {}
     routing = {
@@ -533,8 +548,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
 
     def answer(system: str, entry: Entry) -> Any:
-        if system == "agentcore" and is_parallel(entry.category):
-            return asyncio.run(agentcore_calls(model, *_asked(entry, args)))
+        if is_parallel(entry.category):
+            return parallel_answer(system, model, bare, entry, args)
         if system == "agentcore":
             plain_replies[entry.id] = reply = asyncio.run(agentcore_answer(model, *_asked(entry, args)))
             return reply

@@ -207,18 +207,19 @@ class BareQwen:
 
     def answer(self, specs: Sequence[ToolSpec], messages: Sequence[dict[str, Any]]) -> Answer:
         started = time.perf_counter()
-        prompt = self.template.render(
-            [{"role": m["role"], "content": m.get("content") or ""} for m in messages], openai_tools(specs)
-        )
+        chat = [{"role": m["role"], "content": m.get("content") or ""} for m in messages]
+        text, tokens, error = self.reply(specs, chat)
+        return Answer(parse_tool_calls(text), raw=text, error=error, seconds=time.perf_counter() - started,
+                      prompt_tokens=tokens)  # fmt: skip
+
+    def reply(self, specs: Sequence[ToolSpec], chat: Sequence[dict[str, Any]]) -> tuple[str, int, str | None]:
+        """(the model's text, prompt tokens, error) for one greedy reply to `chat` in the template's roles."""
+        prompt = self.template.render(list(chat), openai_tools(specs))
         tokens = self.llm.tokenize(prompt.encode(), add_bos=False, special=True)
         if len(tokens) + self.max_tokens > self.llm.n_ctx():
-            return Answer([], error=f"prompt of {len(tokens)} tokens + max_tokens over n_ctx {self.llm.n_ctx()}",
-                          prompt_tokens=len(tokens))  # fmt: skip
+            return "", len(tokens), f"prompt of {len(tokens)} tokens + max_tokens over n_ctx {self.llm.n_ctx()}"
         out = self.llm.create_completion(
             prompt=tokens, max_tokens=self.max_tokens, temperature=0.0, top_k=1, repeat_penalty=1.0,
             seed=self.seed, stop=[self.eos] if self.eos else None,
         )  # fmt: skip
-        text = str(out["choices"][0]["text"])
-        return Answer(
-            parse_tool_calls(text), raw=text, seconds=time.perf_counter() - started, prompt_tokens=len(tokens)
-        )
+        return str(out["choices"][0]["text"]), len(tokens), None
