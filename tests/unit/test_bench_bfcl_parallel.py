@@ -10,19 +10,9 @@ import pytest
 from agentcore.testing import ScriptedModel, call
 from bench import bfcl
 from bench.bfcl_parallel import MAX_STEPS, TOOL_RESULT, agentcore_calls, bare_loop_calls, is_parallel, read_calls
+from tests.unit.test_bench_bfcl import TRIANGLE
 
-AREA = {
-    "name": "calculate_triangle_area",
-    "description": "Calculate the area of a triangle given its base and height.",
-    "parameters": {
-        "type": "dict",
-        "properties": {
-            "base": {"type": "integer", "description": "The base of the triangle."},
-            "height": {"type": "integer", "description": "The height of the triangle."},
-        },
-        "required": ["base", "height"],
-    },
-}
+AREA = TRIANGLE  # calculate_triangle_area(base, height, unit=None)
 ASKED = "Find the area of a triangle with base 10 and height 5, and of one with base 15 and height 7."
 
 
