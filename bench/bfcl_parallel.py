@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentcore.messages import ToolSpec
-from bench.bfcl_systems import Answer, Calls, split_messages
+from bench.bfcl_systems import Answer, Calls, SpecToolset, split_messages, turns_read
 
 PARALLEL_CATEGORIES = ("parallel", "parallel_multiple", "live_parallel", "live_parallel_multiple")
 # The most calls an entry expects is 5 (parallel_multiple); the rest leaves room for turns the checks send back.
@@ -33,22 +33,16 @@ def is_parallel(category: str) -> bool:
     return category in PARALLEL_CATEGORIES
 
 
-class RecordingToolset:
+class RecordingToolset(SpecToolset):
     """The entry's functions as tools that run: each call is recorded and answers TOOL_RESULT."""
 
     def __init__(self, specs: Sequence[ToolSpec]) -> None:
-        self.specs = tuple(specs)
+        super().__init__(specs)
         self.calls: Calls = []
-
-    async def list_tools(self) -> Sequence[ToolSpec]:
-        return self.specs
 
     async def call_tool(self, name: str, arguments: dict[str, Any], ctx: Any) -> Any:
         self.calls.append({name: dict(arguments)})
         return TOOL_RESULT
-
-    def tool_settings(self, name: str) -> tuple[float | None, int]:
-        return None, 0
 
 
 def all_calls_agent(model: Any, tools: RecordingToolset, system: str | None, max_tokens: int) -> Any:
@@ -87,8 +81,7 @@ async def agentcore_calls(
         error = None if tools.calls else str(exc)
     except Exception as exc:  # a crash is a wrong answer, not a failed benchmark
         error = f"{type(exc).__name__}: {exc}"
-    raw = "\n".join(r.raw or (r.content or "") for r in agent.turns)
-    tokens = sum(r.usage.prompt_tokens for r in agent.turns)
+    raw, tokens = turns_read(agent.turns)
     return Answer(
         list(tools.calls), raw=raw, error=error, seconds=time.perf_counter() - started, prompt_tokens=tokens,
         notes=[f"{len(agent.turns)} model turns"],

@@ -135,10 +135,14 @@ async def agentcore_answer(
     calls: Calls = []
     if agent.decided is not None:
         calls = [{agent.decided.name: dict(agent.decided.arguments)}]
-    raw = "\n".join(r.raw or (r.content or "") for r in agent.turns)
-    tokens = sum(r.usage.prompt_tokens for r in agent.turns)
+    raw, tokens = turns_read(agent.turns)
     notes = [f"{len(agent.turns)} model turns"] if len(agent.turns) > 1 else []
     return Answer(calls, raw=raw, error=error, seconds=seconds, prompt_tokens=tokens, notes=notes)
+
+
+def turns_read(turns: Sequence[Any]) -> tuple[str, int]:
+    """(the model's text of every turn, one a line; the prompt tokens of all of them) of a run's responses."""
+    return "\n".join(r.raw or (r.content or "") for r in turns), sum(r.usage.prompt_tokens for r in turns)
 
 
 # -- bare llama-cpp-python with the chat template's native tools ---------------------------------------------
