@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
+from agentcore.again import again_check
 from agentcore.asked_units import asked_unit
 from agentcore.conversions import conversion_due
 from agentcore.grounding import counted_items, mentions
@@ -429,6 +430,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     held_step_check,
     missing_tool_check,
     copied_input_check,
+    again_check,
     unfinished_check,
     restated_check,
     used_up_check,

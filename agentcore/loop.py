@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentcore import comparisons, prompting
+from agentcore.again import again_after_repeat
 from agentcore.answer_checks import ANSWER_CHECKS, derivation, echoed_again, unsourced_numbers
 from agentcore.call_forms import in_documented_form
 from agentcore.count_checks import answer_after_total, counts_again, done_again_answer, total_answer
@@ -354,6 +355,10 @@ def repeated(run: Run, call: ToolCall, signature: str) -> NextStep:
     run.repeats += 1
     if signature in run.failed_calls and refill(run, call, signature):
         return ModelTurn()
+    if signature not in run.failed_calls and run.repeats < 2 and again_after_repeat(run):
+        step.result, step.tool_error = run.seen_calls[signature], False
+        step.notes.append(REPEATED)
+        return ModelTurn()  # the tool stays offered: the same action is due on the task's other numbers
     run.final_only = run.repeats >= 2 or signature in run.failed_calls
     items, fetchers = items_after_failure(run, call) if run.repeats < 2 else ((), frozenset[str]())
     if items:  # an item is still to fetch: that is the next step, not an answer

@@ -17,6 +17,7 @@ NoticeKind = Literal[
     "finder_tool",
     "review",
     "unfinished",
+    "again",
     "power",
     "unsourced",
     "stale",
@@ -176,7 +177,10 @@ class NoticePart:
     `result`: its result; `call`: the first call again on that result, where it can be written), or a value the task
     still takes to a power (`result`: that value; `what`: the expression; `names`: "square" or "cube"; `call`: the
     next call written out, when a tool took an expression before), or a first call of a tool that another offered
-    tool fits better (`call`: that call; `names`: the better tool; `what`: the task's words its docs share)."""
+    tool fits better (`call`: that call; `names`: the better tool; `what`: the task's words its docs share), or an
+    action to do again on the task's other numbers (`what`: the tool; `names`: those numbers; `results`: the numbers
+    the last call took; `result`: its status; `call`: the call written out, where it can be; `latest`: the task's
+    words it took, not to copy; `message`: "repeat" when the model repeated the last call)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

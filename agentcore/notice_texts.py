@@ -21,7 +21,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
     "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill", "mixed_units", "held_step",
-    "mixed_kinds", "finder_tool",
+    "mixed_kinds", "finder_tool", "again",
 )  # fmt: skip
 
 
@@ -60,6 +60,7 @@ def notice_text(part: NoticePart) -> str:
             "held_step": _held_step_text,
             "mixed_kinds": _mixed_kinds_text,
             "finder_tool": _finder_tool_text,
+            "again": _again_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -87,6 +88,22 @@ def _repeat_text(part: NoticePart, call: ToolCall) -> str:
     return (
         f"{done}{good}\n"
         f"Task: {part.task}\nUse the results: call a different tool for the next step, or reply with the final_answer."
+    )
+
+
+def _again_text(part: NoticePart) -> str:
+    """The same action again on the task's other numbers (agentcore.again): the last result was a status."""
+    numbers, took = " and ".join(part.names), " and ".join(part.results)
+    head = (
+        f"You already made that call for {took}; the result was: {clip(part.result)}"
+        if part.message == "repeat"
+        else f"Not done yet: the call for {took} returned {clip(part.result)}"
+    )
+    instead = f" in place of {part.latest}" if part.latest else ""
+    example = f", for example: {_example(part.call)}" if part.call else f", with the task's values for them{instead}"
+    return (
+        f"{head}, and the task still uses {numbers}, which no call took.\nTask: {part.task}\n"
+        f"Call {part.what} for {numbers} next{example}."
     )
 
 

@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcore.messages import (
     CallPart,
@@ -38,6 +38,9 @@ from agentcore.notice_texts import clip, notice_text
 from agentcore.phrasing import arithmetic_hints
 from agentcore.signatures import tool_signature
 from agentcore.steps import StepPlan
+
+if TYPE_CHECKING:
+    from agentcore.again import Again
 
 BASE_RULES = (
     "Reply with one JSON object per turn: either a tool call "
@@ -277,6 +280,14 @@ def unfinished_notice(
     results no call used yet, when more than one (both prices, before the sum)."""
     part = NoticePart("unfinished", task, result=result, names=tuple(numbers), message=", ".join(words))
     return render(replace(part, results=tuple(results)))
+
+
+def again_notice(task: str, plan: Again, result: str, *, repeat: bool = False) -> Message:
+    """The same action again on the task's other numbers (agentcore.again); `repeat`: the model had just made the
+    last call again, unchanged."""
+    part = NoticePart("again", task, what=plan.tool, names=plan.numbers, result=result, call=plan.call)
+    part = replace(part, latest=", ".join(plan.texts) or None)
+    return render(replace(part, results=plan.took, message="repeat" if repeat else ""))
 
 
 def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:

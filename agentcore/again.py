@@ -1,0 +1,153 @@
+"""The same action again, on the task's other values: "the hypotenuse for sides 3 and 4, 5 and 12", "check my
+loan at HSBC for $500,000 ... and at Wells Fargo for $700,000". One request asks for one tool several times.
+
+The unfinished check (`agentcore.answer_checks.unfinished_check`) was built for chains, where a result is a
+value the next step computes with ("Call a tool for the next step with 8.05 and 3"). An action's result is a
+status ("done", "ok", {"status": "booked"}) with no value in it; told to compute "with done and 5 and 12", and
+after a repeat to "call a different tool", the 0.5B answered instead (BFCL's parallel dev split, parallel_10).
+Here the notice names the tool again with the numbers still to use, and, where the call took nothing else from
+the task, writes that call out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from agentcore import prompting
+from agentcore.messages import ToolCall, ToolSpec
+from agentcore.run_reads import good_steps, unused_task_numbers
+from agentcore.unfinished import values_in
+
+if TYPE_CHECKING:
+    from agentcore.result import Step
+    from agentcore.run_state import Run
+
+STATUS_CHARS = 80  # a longer result without a number is text to read, not a status
+MAX_AGAIN = 4  # notices per run: one request seldom asks for more than five calls (BFCL's most is 5)
+_WORD = re.compile(r"[a-z]+")
+_NEAR = 4  # words before a number that say what it is ("a diameter of 10")
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    """`tool`: the tool to call for `numbers` (the task's numbers no call took); `took`: the task's numbers the
+    last call took; `call`: that call written with `numbers`, when it took only numbers from the task; `texts`:
+    the task's words it took besides ("HSBC"), for which the next call takes the task's others."""
+
+    tool: str
+    numbers: tuple[str, ...]
+    took: tuple[str, ...]
+    call: ToolCall | None
+    texts: tuple[str, ...] = ()
+
+
+def is_status(result: str) -> bool:
+    """A result with no number in it, short: what an action returns, not a value to compute with."""
+    text = result.strip()
+    return bool(text) and len(text) <= STATUS_CHARS and not values_in(text)
+
+
+def again(task: str, steps: Sequence[Step], pending: Sequence[str], specs: Sequence[ToolSpec]) -> Again | None:
+    """What to call for the task's numbers still to use (`pending`), when the last good step returned a status
+    and its call took at least one of the task's numbers; else None (a chain's step, or no numbers to go on)."""
+    last = steps[-1] if steps else None
+    if last is None or last.call is None or not pending or not is_status(last.result or ""):
+        return None
+    given = values_in(task)
+    took = [(key, value) for key, value in _numbers(last.call.arguments) if round(abs(value), 12) in given]
+    if not took:
+        return None
+    tool = _tool_for(task, pending, last.call.name, specs)
+    texts = _task_texts(task, last.call) if tool == last.call.name else ()
+    call = _written(last.call, took, pending) if tool == last.call.name and not texts else None
+    return Again(tool, tuple(pending), tuple(_plain(v) for _, v in took), call, texts)
+
+
+def _task_texts(task: str, call: ToolCall) -> tuple[str, ...]:
+    """The call's text arguments that are the task's own words ("HSBC"): a request that names one per action
+    has another for the next ("... and for Wells Fargo"), so these are not to be copied."""
+    lowered = task.lower()
+    return tuple(v for v in call.arguments.values() if isinstance(v, str) and v.strip() and v.lower() in lowered)
+
+
+def again_check(run: Run, answer: str) -> bool:
+    """An answer after a status result while the task still has numbers no call took: the action is still to do
+    on them. Up to MAX_AGAIN times, each after a new good call; the next turn must call a tool."""
+    plan = _plan(run)
+    if plan is None:
+        return False
+    result = good_steps(run)[-1].result or ""
+    run.notice("final answer after a status result while the task has numbers no call took", numbers=plan.numbers)
+    run.messages.append(prompting.again_notice(run.ctx.task, plan, result))
+    run.forced = frozenset(spec.name for spec in run.specs)
+    return True
+
+
+def again_after_repeat(run: Run) -> bool:
+    """The last call made again, unchanged, after a status result while the task still has numbers no call took:
+    the tool stays offered (a repeat takes it out of the next turn) and the notice names those numbers."""
+    plan = _plan(run, repeat=True)
+    if plan is None:
+        return False
+    result = good_steps(run)[-1].result or ""
+    run.notice("repeated a call after a status result; the task has numbers no call took", numbers=plan.numbers)
+    run.messages.append(prompting.again_notice(run.ctx.task, plan, result, repeat=True))
+    return True
+
+
+def _plan(run: Run, *, repeat: bool = False) -> Again | None:
+    """The again plan, counted, when the run may still get one: not answer-only, fewer than MAX_AGAIN sent, and
+    a good call since the last (each notice is for a new status), unless the model just repeated that call."""
+    done = good_steps(run)
+    settings = run.deps.settings
+    if run.final_only or not settings.check_unfinished or run.again_sent >= MAX_AGAIN:
+        return None
+    if len(done) <= run.again_at and not repeat:
+        return None
+    plan = again(run.ctx.task, done, unused_task_numbers(run), run.specs)
+    if plan is not None:
+        run.again_sent, run.again_at = run.again_sent + 1, len(done)
+    return plan
+
+
+def _numbers(arguments: dict[str, Any]) -> list[tuple[str, float]]:
+    """The call's top-level numeric arguments, in order (a boolean is not one)."""
+    return [(k, float(v)) for k, v in arguments.items() if isinstance(v, int | float) and not isinstance(v, bool)]
+
+
+def _written(call: ToolCall, took: list[tuple[str, float]], pending: Sequence[str]) -> ToolCall | None:
+    """`call` with the numbers it took from the task replaced by `pending`, in order, when they are as many."""
+    if len(took) != len(pending):
+        return None
+    arguments = dict(call.arguments)
+    for (key, _), number in zip(took, pending, strict=True):
+        value = float(number)
+        arguments[key] = int(value) if value.is_integer() and isinstance(call.arguments[key], int) else value
+    return ToolCall(call.name, arguments)
+
+
+def _tool_for(task: str, pending: Sequence[str], last: str, specs: Sequence[ToolSpec]) -> str:
+    """The last call's tool, unless the words just before the first pending number name a parameter of one other
+    tool only ("and the circumference of a circle with a diameter of 10" after the area: `diameter`)."""
+    near = _words_before(task, pending[0])
+    fits = [s.name for s in specs if near & _parameter_words(s)]
+    return fits[0] if len(fits) == 1 and fits[0] != last else last
+
+
+def _words_before(task: str, number: str) -> set[str]:
+    at = re.search(rf"(?<![\w.]){re.escape(number)}(?![\d])", task.replace(",", ""))
+    if at is None:
+        return set()
+    return set(_WORD.findall(task.replace(",", "")[: at.start()].lower())[-_NEAR:])
+
+
+def _parameter_words(spec: ToolSpec) -> set[str]:
+    names = spec.parameters.get("properties", {})
+    return {word for name in names for word in _WORD.findall(name.lower()) if len(word) > 2}
+
+
+def _plain(value: float) -> str:
+    return str(int(value)) if value.is_integer() else str(value)
