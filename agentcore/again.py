@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agentcore import prompting
+from agentcore.grounding import mentions
 from agentcore.messages import ToolCall, ToolSpec
-from agentcore.run_reads import good_steps, unused_task_numbers
-from agentcore.unfinished import values_in
+from agentcore.run_reads import candidates, good_steps, listed_unused, unused_task_numbers
+from agentcore.unfinished import leaves, values_in
 
 if TYPE_CHECKING:
     from agentcore.result import Step
@@ -107,10 +108,22 @@ def _plan(run: Run, *, repeat: bool = False) -> Again | None:
         return None
     if len(done) <= run.again_at and not repeat:
         return None
-    plan = again(run.ctx.task, done, unused_task_numbers(run), run.specs)
+    plan = again(run.ctx.task, done, unused_task_numbers(run), run.specs) or _again_words(run, done)
     if plan is not None:
         run.again_sent, run.again_at = run.again_sent + 1, len(done)
     return plan
+
+
+def _again_words(run: Run, done: Sequence[Step]) -> Again | None:
+    """The same for the task's words: "the weather in Boston and San Francisco" after Boston, when the last call
+    took one of the task's words and another stands where it stands (`run_reads.listed_unused`)."""
+    last = done[-1]
+    if last.call is None or not is_status(last.result or ""):
+        return None
+    given = [v for v in leaves(last.call.arguments) if isinstance(v, str)]
+    took = [w for w in candidates(run) if any(mentions(v, w) for v in given)]
+    still = [w for w in listed_unused(run) if w not in run.unfetchable] if took else []
+    return Again(last.call.name, tuple(still), tuple(took), None, tuple(took)) if still else None
 
 
 def _numbers(arguments: dict[str, Any]) -> list[tuple[str, float]]:
