@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentcore.agent import Agent
 from agentcore.again import again, is_status
+from agentcore.agent import Agent
 from agentcore.messages import ToolCall, ToolSpec, Usage
 from agentcore.result import Step
 from agentcore.testing import ScriptedModel, call
