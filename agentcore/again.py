@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentcore import prompting
+from agentcore.again_call import next_call, numeric
 from agentcore.grounding import mentions
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.run_reads import candidates, good_steps, listed_unused, unused_task_numbers
@@ -58,12 +59,12 @@ def again(task: str, steps: Sequence[Step], pending: Sequence[str], specs: Seque
     if last is None or last.call is None or not pending or not is_status(last.result or ""):
         return None
     given = values_in(task)
-    took = [(key, value) for key, value in _numbers(last.call.arguments) if round(abs(value), 12) in given]
+    took = [(key, value) for key, value in numeric(last.call.arguments) if round(abs(value), 12) in given]
     if not took:
         return None
     tool = _tool_for(task, pending, last.call.name, specs)
-    texts = _task_texts(task, last.call) if tool == last.call.name else ()
-    call = _written(last.call, took, pending) if tool == last.call.name and not texts else None
+    call = next_call(task, last.call, took, pending) if tool == last.call.name else None
+    texts = _task_texts(task, last.call) if tool == last.call.name and call is None else ()
     return Again(tool, tuple(pending), tuple(_plain(v) for _, v in took), call, texts)
 
 
@@ -71,7 +72,8 @@ def _task_texts(task: str, call: ToolCall) -> tuple[str, ...]:
     """The call's text arguments that are the task's own words ("HSBC"): a request that names one per action
     has another for the next ("... and for Wells Fargo"), so these are not to be copied."""
     lowered = task.lower()
-    return tuple(v for v in call.arguments.values() if isinstance(v, str) and v.strip() and v.lower() in lowered)
+    texts = (v for v in call.arguments.values() if isinstance(v, str) and v.strip() and v.lower() in lowered)
+    return tuple(v for v in texts if not v.strip().isdigit())
 
 
 def again_check(run: Run, answer: str) -> bool:
@@ -124,22 +126,6 @@ def _again_words(run: Run, done: Sequence[Step]) -> Again | None:
     took = [w for w in candidates(run) if any(mentions(v, w) for v in given)]
     still = [w for w in listed_unused(run) if w not in run.unfetchable] if took else []
     return Again(last.call.name, tuple(still), tuple(took), None, tuple(took)) if still else None
-
-
-def _numbers(arguments: dict[str, Any]) -> list[tuple[str, float]]:
-    """The call's top-level numeric arguments, in order (a boolean is not one)."""
-    return [(k, float(v)) for k, v in arguments.items() if isinstance(v, int | float) and not isinstance(v, bool)]
-
-
-def _written(call: ToolCall, took: list[tuple[str, float]], pending: Sequence[str]) -> ToolCall | None:
-    """`call` with the numbers it took from the task replaced by `pending`, in order, when they are as many."""
-    if len(took) != len(pending):
-        return None
-    arguments = dict(call.arguments)
-    for (key, _), number in zip(took, pending, strict=True):
-        value = float(number)
-        arguments[key] = int(value) if value.is_integer() and isinstance(call.arguments[key], int) else value
-    return ToolCall(call.name, arguments)
 
 
 def _tool_for(task: str, pending: Sequence[str], last: str, specs: Sequence[ToolSpec]) -> str:

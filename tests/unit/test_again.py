@@ -53,11 +53,50 @@ def test_the_same_call_is_written_out_with_the_numbers_no_call_took() -> None:
     assert plan.call == ToolCall("pythagoras", {"a": 5, "b": 12})
 
 
-def test_a_text_the_task_gave_is_named_not_copied_into_the_next_call() -> None:
+def test_the_words_after_the_next_number_stand_where_the_calls_words_stood() -> None:
     step = _step("loan_check", "done", bank="HSBC", amount=500000, income=100000)
     plan = again(LOANS, [step], ["700000", "120000"], [_spec("loan_check", "bank", "amount", "income")])
     assert plan is not None
+    assert plan.call == ToolCall("loan_check", {"bank": "Wells Fargo", "amount": 700000, "income": 120000})
+
+
+def test_a_text_the_task_gave_before_its_number_is_named_not_copied() -> None:
+    task = "Check my loan at HSBC for $500,000 with income $100,000, and at Wells Fargo for $700,000 with $120,000."
+    step = _step("loan_check", "done", bank="HSBC", amount=500000, income=100000)
+    plan = again(task, [step], ["700000", "120000"], [_spec("loan_check", "bank", "amount", "income")])
+    assert plan is not None
     assert plan.call is None and plan.texts == ("HSBC",)
+
+
+@pytest.mark.parametrize(
+    ("task", "arguments", "pending", "written"),
+    [
+        (  # one list holds the years the call took: each other year is an action of its own
+            "Present value of $1000 a year at 5% for 10, 20 and 30 years.",
+            {"payment": 1000, "rate": 0.05, "years": 10},
+            ["20", "30"],
+            {"payment": 1000, "rate": 0.05, "years": 20},
+        ),
+        (  # the words after each amount stand where the last call's did
+            "Sales tax on $30.45 in Chicago, Illinois, $52.33 in Sacramento, California and $11.23 in Portland, OR.",
+            {"amount": 30.45, "city": "Chicago", "state": "Illinois"},
+            ["52.33", "11.23"],
+            {"amount": 52.33, "city": "Sacramento", "state": "California"},
+        ),
+        (  # a number written as text stays text
+            "Find the details of cases 28473 and 64725 with their history.",
+            {"case_number": "28473", "include_history": True},
+            ["64725"],
+            {"case_number": "64725", "include_history": True},
+        ),
+    ],
+)
+def test_the_next_call_is_read_from_the_tasks_text(
+    task: str, arguments: dict[str, object], pending: list[str], written: dict[str, object]
+) -> None:
+    step = _step("act", "done", **arguments)
+    plan = again(task, [step], pending, [_spec("act", *arguments)])
+    assert plan is not None and plan.call == ToolCall("act", written)
 
 
 def test_a_number_whose_words_name_another_tools_parameter_goes_to_that_tool() -> None:
