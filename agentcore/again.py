@@ -56,6 +56,7 @@ def again(task: str, steps: Sequence[Step], pending: Sequence[str], specs: Seque
     """What to call for the task's numbers still to use (`pending`), when the last good step returned a status
     and its call took at least one of the task's numbers; else None (a chain's step, or no numbers to go on)."""
     last = steps[-1] if steps else None
+    pending = [number for number in pending if not _unit_power(task, number)]
     if last is None or last.call is None or not pending or not is_status(last.result or ""):
         return None
     given = values_in(task)
@@ -126,6 +127,13 @@ def _again_words(run: Run, done: Sequence[Step]) -> Again | None:
     took = [w for w in candidates(run) if any(mentions(v, w) for v in given)]
     still = [w for w in listed_unused(run) if w not in run.unfetchable] if took else []
     return Again(last.call.name, tuple(still), tuple(took), None, tuple(took)) if still else None
+
+
+def _unit_power(task: str, number: str) -> bool:
+    """Whether every place the task writes `number` is a unit's power: the 2 of "5 m/s^2" is no value to use
+    (parallel_multiple_8 of BFCL's dev split was sent to call again with 2)."""
+    places = list(re.finditer(rf"(?<![\w.]){re.escape(number)}(?![\d])", task))
+    return bool(places) and all(re.search(r"[A-Za-z]\^$", task[: m.start()]) for m in places)
 
 
 def _tool_for(task: str, pending: Sequence[str], last: str, specs: Sequence[ToolSpec]) -> str:

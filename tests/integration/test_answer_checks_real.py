@@ -510,3 +510,22 @@ async def test_a_rate_times_the_nights(qwen: LlamaCppModel) -> None:
     task = "Booked a hotel room: check-in 2024-08-12, check-out 2024-08-19, $95 a night. What will the room come to?"
     result = await agent.run(task)
     assert "665" in str(result.output)
+
+
+LOGGED: list[dict[str, int]] = []
+
+
+def log_triangle(a: int, b: int) -> str:
+    """Log a right triangle with legs a and b to the geometry notebook."""
+    LOGGED.append({"a": a, "b": b})
+    return "logged"
+
+
+async def test_one_action_asked_for_two_pairs_of_numbers_is_done_for_both(qwen: LlamaCppModel) -> None:
+    """An action's result is a status ("logged"), not a value to go on with: the numbers no call took are the same
+    action's again (agentcore.again). Before, told to go on "with logged and 5 and 12", this model answered."""
+    LOGGED.clear()
+    agent: Agent[None, str] = Agent(qwen, tools=[log_triangle])
+    result = await agent.run("Log two right triangles in the notebook: legs 3 and 4, and legs 5 and 12.")
+    assert {"a": 3, "b": 4} in LOGGED and {"a": 5, "b": 12} in LOGGED
+    assert result.output is not None

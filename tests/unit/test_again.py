@@ -161,3 +161,9 @@ async def test_a_city_listed_beside_the_one_called_goes_back_after_a_status() ->
     assert [s.call.arguments for s in result.steps if s.call] == [{"location": "Boston"}, {"location": "San Francisco"}]
     notice = model.requests[2].messages[-1].content
     assert "the task still uses san francisco" in notice and "in place of boston" in notice
+
+
+def test_the_power_of_a_unit_is_no_number_to_use_again() -> None:
+    task = "Final velocity for an initial velocity of 20 m/s, acceleration of 5 m/s^2 and time of 6 seconds."
+    step = _step("final_velocity", "done", initial_velocity=20, acceleration=5, time=6)
+    assert again(task, [step], ["2"], [_spec("final_velocity", "initial_velocity", "acceleration", "time")]) is None
