@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 STATUS_CHARS = 80  # a longer result without a number is text to read, not a status
 MAX_AGAIN = 4  # notices per run: one request seldom asks for more than five calls (BFCL's most is 5)
 _WORD = re.compile(r"[a-z]+")
+_TOKEN = re.compile(r"[a-z0-9]+")  # a digit makes a token no status word
+_STATUS_WORDS = frozenset((
+    "done", "ok", "okay", "success", "successful", "successfully", "true", "yes", "complete", "sent", "set",
+    "status", "result", "none", "null", "is", "was", "has", "been", "all", "now",
+))  # fmt: skip
 _NEAR = 4  # words before a number that say what it is ("a diameter of 10")
 
 
@@ -47,9 +52,12 @@ class Again:
 
 
 def is_status(result: str) -> bool:
-    """A result with no number in it, short: what an action returns, not a value to compute with."""
+    """A short result of status words only ("done", "Booked successfully", {"status": "ok"}): what an action
+    returns, not a value to go on with. A word result is a value ("amiL" reversed, "Lima" looked up)."""
     text = result.strip()
-    return bool(text) and len(text) <= STATUS_CHARS and not values_in(text)
+    words = _TOKEN.findall(text.lower())
+    # or a word ending in "ed": logged, booked, added
+    return bool(words) and len(text) <= STATUS_CHARS and all(w in _STATUS_WORDS or w.endswith("ed") for w in words)
 
 
 def again(task: str, steps: Sequence[Step], pending: Sequence[str], specs: Sequence[ToolSpec]) -> Again | None:

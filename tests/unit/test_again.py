@@ -40,9 +40,19 @@ def _step(name: str, result: str, **arguments: object) -> Step:
 
 @pytest.mark.parametrize(
     ("result", "status"),
-    [("done", True), ('{"status": "booked"}', True), ("ok", True), ("5.0", False), ("", False), ("x" * 81, False)],
+    [
+        ("done", True),
+        ('{"status": "booked"}', True),
+        ("Booked successfully", True),
+        ("logged", True),
+        ("5.0", False),
+        ("amiL", False),  # a word is a value: "Lima" reversed
+        ("sunny", False),
+        ("", False),
+        ("done " * 20, False),  # long: a text to read
+    ],
 )
-def test_a_status_is_a_short_result_with_no_number(result: str, status: bool) -> None:
+def test_a_status_is_a_short_result_of_status_words(result: str, status: bool) -> None:
     assert is_status(result) is status
 
 
