@@ -5,8 +5,8 @@ The unfinished check (`agentcore.answer_checks.unfinished_check`) was built for 
 value the next step computes with ("Call a tool for the next step with 8.05 and 3"). An action's result is a
 status ("done", "ok", {"status": "booked"}) with no value in it; told to compute "with done and 5 and 12", and
 after a repeat to "call a different tool", the 0.5B answered instead (BFCL's parallel dev split, parallel_10).
-Here the notice names the tool again with the numbers still to use, and, where the call took nothing else from
-the task, writes that call out.
+Here the notice names the tool again with the numbers (or listed words) still to use, and, where the task's text
+says how, writes that call out (`agentcore.again_call`). It runs under `Agent.check_unfinished`.
 """
 
 from __future__ import annotations
