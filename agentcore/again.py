@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agentcore import prompting
-from agentcore.again_call import next_call, numeric
+from agentcore.again_call import Again, next_call, numeric, task_texts
 from agentcore.grounding import mentions
-from agentcore.messages import ToolCall, ToolSpec
+from agentcore.messages import ToolSpec
 from agentcore.run_reads import candidates, good_steps, listed_unused, unused_task_numbers
 from agentcore.unfinished import leaves, values_in
 
@@ -36,19 +35,6 @@ _STATUS_WORDS = frozenset((
     "status", "result", "none", "null", "is", "was", "has", "been", "all", "now",
 ))  # fmt: skip
 _NEAR = 4  # words before a number that say what it is ("a diameter of 10")
-
-
-@dataclass(frozen=True, slots=True)
-class Again:
-    """`tool`: the tool to call for `numbers` (the task's numbers no call took); `took`: the task's numbers the
-    last call took; `call`: that call written with `numbers`, when it took only numbers from the task; `texts`:
-    the task's words it took besides ("HSBC"), for which the next call takes the task's others."""
-
-    tool: str
-    numbers: tuple[str, ...]
-    took: tuple[str, ...]
-    call: ToolCall | None
-    texts: tuple[str, ...] = ()
 
 
 def is_status(result: str) -> bool:
@@ -73,16 +59,8 @@ def again(task: str, steps: Sequence[Step], pending: Sequence[str], specs: Seque
         return None
     tool = _tool_for(task, pending, last.call.name, specs)
     call = next_call(task, last.call, took, pending) if tool == last.call.name else None
-    texts = _task_texts(task, last.call) if tool == last.call.name and call is None else ()
-    return Again(tool, tuple(pending), tuple(_plain(v) for _, v in took), call, texts)
-
-
-def _task_texts(task: str, call: ToolCall) -> tuple[str, ...]:
-    """The call's text arguments that are the task's own words ("HSBC"): a request that names one per action
-    has another for the next ("... and for Wells Fargo"), so these are not to be copied."""
-    lowered = task.lower()
-    texts = (v for v in call.arguments.values() if isinstance(v, str) and v.strip() and v.lower() in lowered)
-    return tuple(v for v in texts if not v.strip().isdigit())
+    texts = tuple(task_texts(task, last.call).values()) if tool == last.call.name and call is None else ()
+    return Again(tool, tuple(pending), tuple(_plain(v) for _, v in took), last.result or "", call, texts)
 
 
 def again_check(run: Run, answer: str) -> bool:
@@ -91,9 +69,8 @@ def again_check(run: Run, answer: str) -> bool:
     plan = _plan(run)
     if plan is None:
         return False
-    result = good_steps(run)[-1].result or ""
     run.notice("final answer after a status result while the task has numbers no call took", numbers=plan.numbers)
-    run.messages.append(prompting.again_notice(run.ctx.task, plan, result))
+    run.messages.append(prompting.again_notice(run.ctx.task, plan))
     run.forced = frozenset(spec.name for spec in run.specs)
     return True
 
@@ -104,9 +81,8 @@ def again_after_repeat(run: Run) -> bool:
     plan = _plan(run, repeat=True)
     if plan is None:
         return False
-    result = good_steps(run)[-1].result or ""
     run.notice("repeated a call after a status result; the task has numbers no call took", numbers=plan.numbers)
-    run.messages.append(prompting.again_notice(run.ctx.task, plan, result, repeat=True))
+    run.messages.append(prompting.again_notice(run.ctx.task, plan, repeat=True))
     return True
 
 
@@ -134,7 +110,7 @@ def _again_words(run: Run, done: Sequence[Step]) -> Again | None:
     given = [v for v in leaves(last.call.arguments) if isinstance(v, str)]
     took = [w for w in candidates(run) if any(mentions(v, w) for v in given)]
     still = [w for w in listed_unused(run) if w not in run.unfetchable] if took else []
-    return Again(last.call.name, tuple(still), tuple(took), None, tuple(took)) if still else None
+    return Again(last.call.name, tuple(still), tuple(took), last.result or "", texts=tuple(took)) if still else None
 
 
 def _unit_power(task: str, number: str) -> bool:

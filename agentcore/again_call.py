@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from agentcore.messages import ToolCall
@@ -22,6 +23,31 @@ _SEPARATOR = r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*\$?"  # between
 _LIST = re.compile(rf"\$?\d+(?:\.\d+)?(?:{_SEPARATOR}\d+(?:\.\d+)?)+")
 _CONTINUATION = re.compile(r"[^\d,.;:?!$]*")  # the words after the last word slot, up to a number or a stop
 _SEGMENT_CHARS = 60  # the words beside a number that belong to it are close to it
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    """What to call next (`agentcore.again`): `tool` for `numbers` (the task's numbers, or listed words, that no
+    call took), after the last call took `took` and returned `status`; `call`: that call written out, where the
+    task's text shows how; `texts`: else the task's words the last call took ("HSBC"), not to be copied."""
+
+    tool: str
+    numbers: tuple[str, ...]
+    took: tuple[str, ...]
+    status: str
+    call: ToolCall | None = None
+    texts: tuple[str, ...] = ()
+
+
+def task_texts(task: str, call: ToolCall) -> dict[str, str]:
+    """The call's text arguments that are the task's own words ("HSBC"), a number written as text left out: a
+    request that names one per action names another for the next ("... and for Wells Fargo")."""
+    lowered = _THOUSANDS.sub("", task).lower()
+    return {
+        key: value
+        for key, value in call.arguments.items()
+        if isinstance(value, str) and value.strip() and not _is_number(value) and value.lower() in lowered
+    }
 
 
 def numeric(arguments: dict[str, Any]) -> list[tuple[str, float]]:
@@ -42,12 +68,7 @@ def next_call(task: str, call: ToolCall, took: Sequence[tuple[str, float]], pend
     numbers = _next_numbers(flat, took, pending)
     if numbers is None:
         return None
-    lowered = flat.lower()
-    texts = {
-        k: v
-        for k, v in call.arguments.items()
-        if isinstance(v, str) and v.strip() and not _DIGITS.fullmatch(v.strip()) and v.lower() in lowered
-    }
+    texts = task_texts(task, call)
     words = _next_words(flat, dict(took), numbers, texts) if texts else {}
     if words is None:
         return None

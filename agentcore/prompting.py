@@ -40,7 +40,7 @@ from agentcore.signatures import tool_signature
 from agentcore.steps import StepPlan
 
 if TYPE_CHECKING:
-    from agentcore.again import Again
+    from agentcore.again_call import Again
 
 BASE_RULES = (
     "Reply with one JSON object per turn: either a tool call "
@@ -282,12 +282,15 @@ def unfinished_notice(
     return render(replace(part, results=tuple(results)))
 
 
-def again_notice(task: str, plan: Again, result: str, *, repeat: bool = False) -> Message:
+def again_notice(task: str, plan: Again, *, repeat: bool = False) -> Message:
     """The same action again on the task's other numbers (agentcore.again); `repeat`: the model had just made the
     last call again, unchanged."""
-    part = NoticePart("again", task, what=plan.tool, names=plan.numbers, result=result, call=plan.call)
-    part = replace(part, latest=", ".join(plan.texts) or None)
-    return render(replace(part, results=plan.took, message="repeat" if repeat else ""))
+    return render(
+        NoticePart(
+            "again", task, what=plan.tool, message="repeat" if repeat else "", call=plan.call, result=plan.status,
+            latest=", ".join(plan.texts) or None, names=plan.numbers, results=plan.took,
+        )
+    )  # fmt: skip
 
 
 def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
