@@ -21,6 +21,7 @@ from agentcore.asked_units import asked_unit
 from agentcore.conversions import conversion_due
 from agentcore.grounding import counted_items, mentions
 from agentcore.messages import CallPart, ToolCall
+from agentcore.named_rest import named_rest_check
 from agentcore.result import Step
 from agentcore.reworked_quotes import tools_for_reworked_quote
 from agentcore.rows import wrong_row
@@ -431,6 +432,7 @@ ANSWER_CHECKS: tuple[Callable[[Run, str], bool], ...] = (
     missing_tool_check,
     copied_input_check,
     again_check,
+    named_rest_check,
     unfinished_check,
     restated_check,
     used_up_check,

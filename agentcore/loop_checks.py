@@ -23,6 +23,7 @@ from agentcore.grounding import mentions, task_words
 from agentcore.messages import ToolCall, ToolSpec
 from agentcore.mixed_kinds import count_summed, counted
 from agentcore.mixed_units import conversion_of, unconverted_term
+from agentcore.named_rest import on_same_input
 from agentcore.run_reads import good_steps, item_tools, spoken_text, unused_task_numbers, unused_words, user_text
 from agentcore.tool_order import computes
 from agentcore.unfinished import (
@@ -132,6 +133,8 @@ def stale_call(run: Run, call: ToolCall) -> bool:
     if run.stale_checked or not run.deps.settings.check_sources or call == run.conversion_fix:
         return False  # the conversion a notice wrote out takes the task's number, not a result
     if _converts_a_stated_quantity(run, call) or _opened_early(run, call):
+        return False
+    if on_same_input(run.ctx.task, run.specs, [s.call for s in good_steps(run) if s.call is not None], call):
         return False
     taken, result = _stale(run, call)
     parts = not taken

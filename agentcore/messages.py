@@ -18,6 +18,7 @@ NoticeKind = Literal[
     "review",
     "unfinished",
     "again",
+    "named_rest",
     "power",
     "unsourced",
     "stale",
@@ -180,7 +181,8 @@ class NoticePart:
     tool fits better (`call`: that call; `names`: the better tool; `what`: the task's words its docs share), or an
     action to do again on the task's other numbers (`what`: the tool; `names`: those numbers; `results`: the numbers
     the last call took; `result`: its status; `call`: the call written out, where it can be; `latest`: the task's
-    words it took, not to copy; `message`: "repeat" when the model repeated the last call)."""
+    words it took, not to copy; `message`: "repeat" when the model repeated the last call), or tools the task
+    names that no call used (`names`: those tools; `results`: the task's words that name each)."""
 
     kind: ClassVar[MessageKind] = "notice"
     notice: NoticeKind

@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 from agentcore.doc_choices import documented_values
+from agentcore.tool_kinds import name_parts
 
 
 def _words_of(text: str) -> frozenset[str]:
@@ -216,12 +217,6 @@ def _abbreviates(short: str, word: str) -> bool:
     return all(letter in rest for letter in short[1:])
 
 
-# Name words that say how, not what: a tool called get_x or calculate_x is named by its x.
-_GENERIC_NAME_WORDS = _words_of(
-    "get set calculate compute find fetch retrieve search lookup default function info data the and for"
-)
-
-
 def spelled_tools(task: str, names: list[str]) -> list[str]:
     """The tools whose name the task spells out word by word ("a list of all the servers": list_servers), plurals
     aside: after a held-back call, the tools the model passed over (BFCL live_multiple: `add_postgres_server`
@@ -229,8 +224,7 @@ def spelled_tools(task: str, names: list[str]) -> list[str]:
     words = {w.removesuffix("s") for w in _WORD.findall(task.lower())}
     found = []
     for name in names:
-        spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()  # every part: lawsuit_details.find
-        parts = [w.removesuffix("s") for w in _WORD.findall(spaced) if len(w) > 2 and w not in _GENERIC_NAME_WORDS]
+        parts = [part.removesuffix("s") for part in name_parts(name)]  # every part: lawsuit_details.find
         if parts and all(part in words for part in parts):
             found.append(name)
     return found

@@ -21,7 +21,7 @@ def clip(text: str, limit: int = RESULT_CHARS) -> str:
 _ANSWER_TEXTS = (
     "unsupplied", "wrong_row", "unit", "copied", "beside", "convert", "used_up", "redone", "portion", "made_up_result",
     "power", "closer_tool", "counted_twice", "counts_multiplied", "done_again", "refill", "mixed_units", "held_step",
-    "mixed_kinds", "finder_tool", "again",
+    "mixed_kinds", "finder_tool", "again", "named_rest",
 )  # fmt: skip
 
 
@@ -61,6 +61,7 @@ def notice_text(part: NoticePart) -> str:
             "mixed_kinds": _mixed_kinds_text,
             "finder_tool": _finder_tool_text,
             "again": _again_text,
+            "named_rest": _named_rest_text,
         }
         return texts.get(part.notice, _copied_text)(part)
     if part.notice in ("unfinished", "unsourced", "stale", "placeholder", "made_up", "doubled"):
@@ -89,6 +90,13 @@ def _repeat_text(part: NoticePart, call: ToolCall) -> str:
         f"{done}{good}\n"
         f"Task: {part.task}\nUse the results: call a different tool for the next step, or reply with the final_answer."
     )
+
+
+def _named_rest_text(part: NoticePart) -> str:
+    """Tools the task names that no call used (agentcore.named_rest)."""
+    asked = " and ".join(f"the {words} ({tool})" for tool, words in zip(part.names, part.results, strict=True))
+    tools = " or ".join(part.names)
+    return f"Not done yet: the task also asks for {asked}, which no call did.\nTask: {part.task}\nCall {tools} next."
 
 
 def _again_text(part: NoticePart) -> str:

@@ -293,6 +293,11 @@ def again_notice(task: str, plan: Again, *, repeat: bool = False) -> Message:
     )  # fmt: skip
 
 
+def named_rest_notice(task: str, tools: Sequence[str], words: Sequence[str]) -> Message:
+    """Tools the task names by `words` that no call used (agentcore.named_rest)."""
+    return render(NoticePart("named_rest", task, names=tuple(tools), results=tuple(words)))
+
+
 def unsourced_notice(task: str, numbers: Sequence[str], latest: str) -> Message:
     return render(NoticePart("unsourced", task, result=latest, names=tuple(numbers)))
 

@@ -70,6 +70,8 @@ class Run:
     unfinished_results: list[str] = field(default_factory=list)  # results an answer repeated; checked twice
     again_sent: int = 0  # notices that named an action to do again on the task's other numbers (agentcore.again)
     again_at: int = 0  # the good steps there were at the last of them: the next needs a new good call
+    rest_sent: int = 0  # notices that named a tool the task names and no call used (agentcore.named_rest)
+    rest_at: int = 0  # the good steps there were at the last of them: the next needs a new good call
     unfinished_named: bool = False  # an unfinished notice named task values no call used: one more check allowed
     unfinished_pending: tuple[int, tuple[str, ...], str] | None = None  # steps, numbers and result of that notice
     unfetchable: tuple[str, ...] = ()  # listed task words the tool that fetched an item rejects (unfetchable)

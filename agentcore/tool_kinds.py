@@ -29,6 +29,21 @@ def name_words(name: str) -> set[str]:
     return {word.lower() for word in re.findall(r"[A-Za-z]+", spaced)}
 
 
+# Name words that say how, not what: a tool called get_x or calculate_x is named by its x.
+GENERIC_NAME_WORDS = frozenset(
+    {"get", "set", "calculate", "compute", "find", "fetch", "retrieve", "search", "lookup", "default", "function",
+     "info", "data", "the", "and", "for"}
+)  # fmt: skip
+
+
+def name_parts(name: str) -> tuple[str, ...]:
+    """The words of a tool's name that say what it is about, in order: "lawsuit_details.find" is lawsuit and
+    details; "get_current_weather" is current and weather."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()
+    words = [w for w in re.findall(r"[a-z0-9]+", spaced) if len(w) > 2 and w not in GENERIC_NAME_WORDS]
+    return tuple(dict.fromkeys(words))
+
+
 def asks_to_find(task: str) -> bool:
     return ASKS_TO_FIND.search(task) is not None
 

@@ -16,6 +16,7 @@ from agentcore import prompting
 from agentcore.expression_edits import without_made_up_factors
 from agentcore.grounding import with_value
 from agentcore.messages import CallPart, ToolCall
+from agentcore.named_rest import on_same_input
 from agentcore.portions import portion_left, subtracts
 from agentcore.powers import grounded, named_power, power_used, powered
 from agentcore.run_reads import good_steps
@@ -50,8 +51,10 @@ def redone_check(run: Run, answer: str) -> bool:
     found = redone(run.ctx.task, answer, [(call.name, call.arguments, result) for call, result in done])
     if found is None:
         return False
-    run.redone_checked = True
     (before, old), (later, result) = done[found[0]], done[found[1]]
+    if on_same_input(run.ctx.task, run.specs, [before], later):  # two actions the task names, not a line redone
+        return False
+    run.redone_checked = True
     run.notice("final answer comes from a line a later call started again; sent back", call=later.signature())
     fixed = _on_result(run, before, later, result.strip())
     if fixed is not None:  # shown the line again on the result, the model took it up (h18 insisted on 36000)
