@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from agentcore import prompting
 from agentcore.again_call import Again, next_call, numeric, task_texts
-from agentcore.grounding import mentions
+from agentcore.grounding import mentions, parallel_unused
 from agentcore.messages import ToolSpec
-from agentcore.run_reads import candidates, good_steps, listed_unused, unused_task_numbers
+from agentcore.named_rest import named_rest
+from agentcore.run_reads import candidates, good_steps, unused_task_numbers, used_text
 from agentcore.unfinished import leaves, values_in
 
 if TYPE_CHECKING:
@@ -103,14 +104,32 @@ def _plan(run: Run, *, repeat: bool = False) -> Again | None:
 
 def _again_words(run: Run, done: Sequence[Step]) -> Again | None:
     """The same for the task's words: "the weather in Boston and San Francisco" after Boston, when the last call
-    took one of the task's words and another stands where it stands (`run_reads.listed_unused`)."""
+    took one of the task's words and another that no call took stands where it stands (`grounding.parallel_unused`),
+    and the task names no other tool still to call (agentcore.named_rest)."""
     last = done[-1]
     if last.call is None or not is_status(last.result or ""):
         return None
+    calls = [step.call for step in done if step.call is not None]
+    if named_rest(run.ctx.task, run.specs, calls):  # "the Battle of Waterloo and the Treaty of Tordesillas":
+        return None  # the words left are for the tool the task names next (treaty_info), not this one again
     given = [v for v in leaves(last.call.arguments) if isinstance(v, str)]
-    took = [w for w in candidates(run) if any(mentions(v, w) for v in given)]
-    still = [w for w in listed_unused(run) if w not in run.unfetchable] if took else []
+    # a value the call took as the task writes it is a word of the task, even where the docs use it too ("Python"
+    # beside "Note that the provided function is in Python 3 syntax": "for Python and Java" was left at Python)
+    words = list(dict.fromkeys([*candidates(run), *(v.lower() for v in given if mentions(run.ctx.task, v))]))
+    took = [w for w in words if any(mentions(v, w) for v in given)]
+    # beside a word this call took, not an earlier one's: "the Battle of Waterloo and the signing of the Treaty of
+    # Tordesillas" has "signing" beside the battle, which is no treaty to look up again
+    still = parallel_unused(run.ctx.task, words, " ".join(given)) if took else []
+    used = used_text(run)
+    still = [_as_written(run.ctx.task, w) for w in still if w not in run.unfetchable and not mentions(used, w)]
+    took = [_as_written(run.ctx.task, w) for w in took]
     return Again(last.call.name, tuple(still), tuple(took), last.result or "", texts=tuple(took)) if still else None
+
+
+def _as_written(task: str, word: str) -> str:
+    """`word` in the task's own case ("San Francisco", not the candidates' "san francisco"): the model copies it."""
+    found = re.search(rf"(?<!\w){re.escape(word)}", task, re.IGNORECASE)
+    return found.group(0) if found else word
 
 
 def _unit_power(task: str, number: str) -> bool:

@@ -14,6 +14,7 @@ from agentcore import prompting
 from agentcore.grounding import placeholders, task_words, unsupplied, with_value
 from agentcore.messages import Message, NoticePart, ToolCall, ToolSpec
 from agentcore.misfit import in_example, misfits, placeholder, spelled_tools, unspoken
+from agentcore.named_rest import named_rest
 from agentcore.notice_texts import clip
 from agentcore.run_reads import good_steps, spoken_text
 from agentcore.search_asked import finder_for
@@ -163,6 +164,8 @@ def closer_call(run: Run, call: ToolCall) -> bool:
     if found is None:
         return _finder_call(run, call, spec, text, offered)
     closer, words = found
+    if call.name in named_rest(text, run.specs, [ToolCall(closer.name, {})]):
+        return False  # the task names this tool too ("the life expectancy ... and the GDP"): both are asked for
     run.notice("another offered tool fits the task better; not run", call=call.signature(), closer=closer.name)
     notice = prompting.closer_tool_notice(run.ctx.task, call, closer.name, words)
     return _held_for(run, closer.name, f"{closer.name} fits the task better", notice)

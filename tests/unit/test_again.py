@@ -170,7 +170,7 @@ async def test_a_city_listed_beside_the_one_called_goes_back_after_a_status() ->
     )
     assert [s.call.arguments for s in result.steps if s.call] == [{"location": "Boston"}, {"location": "San Francisco"}]
     notice = model.requests[2].messages[-1].content
-    assert "the task still uses san francisco" in notice and "in place of boston" in notice
+    assert "the task still uses San Francisco" in notice and "in place of Boston" in notice
 
 
 def test_the_power_of_a_unit_is_no_number_to_use_again() -> None:
