@@ -177,3 +177,43 @@ def test_the_power_of_a_unit_is_no_number_to_use_again() -> None:
     task = "Final velocity for an initial velocity of 20 m/s, acceleration of 5 m/s^2 and time of 6 seconds."
     step = _step("final_velocity", "done", initial_velocity=20, acceleration=5, time=6)
     assert again(task, [step], ["2"], [_spec("final_velocity", "initial_velocity", "acceleration", "time")]) is None
+
+
+@tool
+def interviewers(skill: str) -> str:
+    """Retrieve the interviewers qualified in a skill. Note that the provided function is in Python 3 syntax."""
+    return "done"
+
+
+async def test_a_value_the_tools_docs_also_use_is_still_the_tasks_word() -> None:
+    model = ScriptedModel([call("interviewers", skill="Python"), "done", call("interviewers", skill="Java"), "done"])
+    result = await Agent(model, tools=[interviewers]).run("interviewers list for Python and Java")
+    assert [s.call.arguments for s in result.steps if s.call] == [{"skill": "Python"}, {"skill": "Java"}]
+    notice = model.requests[2].messages[-1].content
+    assert "the task still uses Java" in notice and "in place of Python" in notice  # the task's own case
+
+
+@tool
+def battle_details(battle_name: str) -> str:
+    """Details of a battle of European history."""
+    return "done"
+
+
+@tool
+def treaty_info(treaty_name: str) -> str:
+    """Information about a treaty of European history."""
+    return "done"
+
+
+WATERLOO = "Find an overview of the Battle of Waterloo and the signing of the Treaty of Tordesillas."
+
+
+async def test_words_left_go_to_the_tool_the_task_names_next_not_the_same_again() -> None:
+    script = [call("battle_details", battle_name="Battle of Waterloo"), "done"]
+    script += [call("treaty_info", treaty_name="Tordesillas"), "done"]
+    model = ScriptedModel(script)
+    result = await Agent(model, tools=[battle_details, treaty_info]).run(WATERLOO)
+    assert [s.call.name for s in result.steps if s.call] == ["battle_details", "treaty_info"]
+    assert "the treaty (treaty_info)" in model.requests[2].messages[-1].content
+    # "signing" stands beside the battle an earlier call took, not beside the treaty: no third call is asked for
+    assert len(model.requests) == 4 and result.output == "done"

@@ -130,3 +130,25 @@ async def test_the_check_is_off_with_check_unfinished() -> None:
     agent.check_unfinished = False
     result = await agent.run(STATS)
     assert result.output == "4.5" and len(model.requests) == 2
+
+
+@tool
+def us_life_expectancy(year: int) -> str:
+    """The average life expectancy in the USA in a year."""
+    return "done"
+
+
+@tool
+def us_gdp(year: int) -> str:
+    """The Gross Domestic Product (GDP) of the USA in a year: the gross domestic product in dollars."""
+    return "done"
+
+
+async def test_a_first_call_of_a_tool_the_task_names_is_not_held_for_a_closer_one() -> None:
+    task = "What was the life expectancy in the USA in 1900? Also, what was the Gross Domestic Product (GDP) of the USA?"
+    model = ScriptedModel([call("us_life_expectancy", year=1900), "done", call("us_gdp", year=1900), "done"])
+    result = await Agent(model, tools=[us_life_expectancy, us_gdp]).run(task)
+    assert [(s.call.name, s.tool_error) for s in result.steps if s.call] == [
+        ("us_life_expectancy", False),
+        ("us_gdp", False),
+    ]
