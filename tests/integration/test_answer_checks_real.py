@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 
 from agentcore import Agent
@@ -529,3 +531,27 @@ async def test_one_action_asked_for_two_pairs_of_numbers_is_done_for_both(qwen: 
     result = await agent.run("Log two right triangles in the notebook: legs 3 and 4, and legs 5 and 12.")
     assert {"a": 3, "b": 4} in LOGGED and {"a": 5, "b": 12} in LOGGED
     assert result.output is not None
+
+
+def stats_median(data: list[float]) -> str:
+    """The median of a list of numbers."""
+    return str(statistics.median(data))
+
+
+def stats_variance(data: list[float]) -> str:
+    """The sample variance of a list of numbers."""
+    return str(round(statistics.variance(data), 4))
+
+
+def stats_mode(data: list[float]) -> str:
+    """The most common value of a list of numbers."""
+    return str(statistics.mode(data))
+
+
+async def test_each_action_the_task_names_runs_on_the_same_data(qwen: LlamaCppModel) -> None:
+    """BFCL parallel_multiple_20: "the median and variance ..., also the mode" answered after the median alone
+    (agentcore.named_rest); each call on the same data is an action of its own, not a chain's stale input."""
+    agent: Agent[None, str] = Agent(qwen, tools=[stats_median, stats_variance, stats_mode])
+    result = await agent.run("Determine the median and variance of 3,4,5,2,8,5. Also determine the mode of them.")
+    called = [step.call.name for step in result.steps if step.call is not None and not step.tool_error]
+    assert {"stats_median", "stats_variance", "stats_mode"} <= set(called)

@@ -13,7 +13,7 @@ from agentcore.tool_kinds import name_parts
 from agentcore.tools.function import tool
 
 STATS = "Determine the median and variance for the data points 3,4,5,2,8,5. Also determine the mode for these points."
-CRIMINAL = "Find the conviction status of John Doe in New York, also find the nature of the criminal offenses he committed."
+CRIMINAL = "Find the conviction status of John Doe in New York, also find the nature of the criminal offenses he did."
 
 
 def _spec(name: str) -> ToolSpec:
@@ -46,7 +46,7 @@ def test_every_own_word_must_be_in_the_task_plurals_allowed() -> None:
     ("task", "names", "called"),
     [
         # "perimeter" of a circle does not name rectangle.calculate_perimeter: "rectangle" is not in the task
-        ("Find the area and perimeter of a circle with a radius of 5.", ("rectangle.calculate_perimeter",), "circle.area"),
+        ("Find the area and perimeter of a circle of radius 5.", ("rectangle.calculate_perimeter",), "circle.area"),
         # the word is a value a call took, not an action to do
         ("Find the weather in the city named Weather.", ("get_weather",), "city_info"),
         # every tool the task names has run
@@ -87,7 +87,8 @@ def stats_mean(data: list[int]) -> str:
 
 async def test_an_answer_after_one_action_goes_back_until_each_named_tool_ran() -> None:
     data = [3, 4, 5, 2, 8, 5]
-    script = [call("stats_median", data=data), "4.5", call("stats_variance", data=data), "3.9", call("stats_mode", data=data), "5, 3.9"]
+    script = [call("stats_median", data=data), "4.5", call("stats_variance", data=data), "3.9"]
+    script += [call("stats_mode", data=data), "5, 3.9"]
     model = ScriptedModel(script)
     result = await Agent(model, tools=[stats_median, stats_variance, stats_mode, stats_mean]).run(STATS)
     assert [s.call.name for s in result.steps if s.call] == ["stats_median", "stats_variance", "stats_mode"]
@@ -145,7 +146,7 @@ def us_gdp(year: int) -> str:
 
 
 async def test_a_first_call_of_a_tool_the_task_names_is_not_held_for_a_closer_one() -> None:
-    task = "What was the life expectancy in the USA in 1900? Also, what was the Gross Domestic Product (GDP) of the USA?"
+    task = "What was the life expectancy in the USA in 1900? Also, what was the Gross Domestic Product (GDP) there?"
     model = ScriptedModel([call("us_life_expectancy", year=1900), "done", call("us_gdp", year=1900), "done"])
     result = await Agent(model, tools=[us_life_expectancy, us_gdp]).run(task)
     assert [(s.call.name, s.tool_error) for s in result.steps if s.call] == [
