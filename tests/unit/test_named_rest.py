@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from agentcore.agent import Agent
@@ -10,7 +12,7 @@ from agentcore.messages import ToolCall, ToolSpec
 from agentcore.named_rest import MAX_REST, named_rest
 from agentcore.testing import ScriptedModel, call
 from agentcore.tool_kinds import name_parts
-from agentcore.tools.function import tool
+from agentcore.tools.function import Tool, tool
 
 STATS = "Determine the median and variance for the data points 3,4,5,2,8,5. Also determine the mode for these points."
 CRIMINAL = "Find the conviction status of John Doe in New York, also find the nature of the criminal offenses he did."
@@ -60,29 +62,18 @@ def test_no_tool_is_named_without_all_its_own_words_or_where_a_call_took_them(
     assert named_rest(task, _specs(called, *names), [ToolCall(called, taken)]) == {}
 
 
-# Named so that the task does not spell them out whole (that is agentcore.answer_checks.missing_tool_check's case).
-@tool
-def stats_median(data: list[int]) -> str:
-    """The median of the data points."""
-    return "4.5"
+def _stat(name: str, result: str) -> Tool:
+    """A statistic of a list, as a tool that returns `result`. Named stats_x so that the task does not spell the
+    name out whole (that is agentcore.answer_checks.missing_tool_check's case)."""
+
+    def compute(data: list[int]) -> str:
+        return result
+
+    return cast(Tool, tool(compute, name=f"stats_{name}", description=f"The {name} of the data points."))
 
 
-@tool
-def stats_variance(data: list[int]) -> str:
-    """The variance of the data points."""
-    return "3.9"
-
-
-@tool
-def stats_mode(data: list[int]) -> str:
-    """The mode of the data points."""
-    return "5"
-
-
-@tool
-def stats_mean(data: list[int]) -> str:
-    """The mean of the data points."""
-    return "4.5"
+STAT_TOOLS = [_stat("median", "4.5"), _stat("variance", "3.9"), _stat("mode", "5"), _stat("mean", "4.5")]
+MORE_STATS = [*STAT_TOOLS[:3], _stat("range", "6"), _stat("skewness", "0.4")]
 
 
 async def test_an_answer_after_one_action_goes_back_until_each_named_tool_ran() -> None:
@@ -90,7 +81,7 @@ async def test_an_answer_after_one_action_goes_back_until_each_named_tool_ran() 
     script = [call("stats_median", data=data), "4.5", call("stats_variance", data=data), "3.9"]
     script += [call("stats_mode", data=data), "5, 3.9"]
     model = ScriptedModel(script)
-    result = await Agent(model, tools=[stats_median, stats_variance, stats_mode, stats_mean]).run(STATS)
+    result = await Agent(model, tools=STAT_TOOLS).run(STATS)
     assert [s.call.name for s in result.steps if s.call] == ["stats_median", "stats_variance", "stats_mode"]
     first = model.requests[2]
     assert first.messages[-1].content.startswith("Not done yet: the task also asks for the variance (stats_variance)")
@@ -99,25 +90,13 @@ async def test_an_answer_after_one_action_goes_back_until_each_named_tool_ran() 
     assert result.output == "5, 3.9"  # the same data for each: no chain check took it for a step to redo
 
 
-@tool
-def stats_range(data: list[int]) -> str:
-    """The range of the data points."""
-    return "6"
-
-
-@tool
-def stats_skewness(data: list[int]) -> str:
-    """The skewness of the data points."""
-    return "0.4"
-
-
 async def test_the_notices_stop_at_the_limit() -> None:
     data = [3, 4, 5, 2, 8, 5]
     names = ["stats_median", "stats_variance", "stats_mode", "stats_range"]
     script = [turn for name in names for turn in (call(name, data=data), "done")]
     model = ScriptedModel(script)
-    tools = [stats_median, stats_variance, stats_mode, stats_range, stats_skewness]
-    result = await Agent(model, tools=tools).run("Find the median, variance, mode, range and skewness of 3,4,5,2,8,5.")
+    task = "Find the median, variance, mode, range and skewness of 3,4,5,2,8,5."
+    result = await Agent(model, tools=MORE_STATS).run(task)
     assert [s.call.name for s in result.steps if s.call] == names
     notices = [m for m in result.messages if m.content.startswith("Not done yet: the task also asks")]
     assert len(notices) == MAX_REST == 3 and "skewness" in notices[-1].content
@@ -127,7 +106,7 @@ async def test_the_notices_stop_at_the_limit() -> None:
 async def test_the_check_is_off_with_check_unfinished() -> None:
     data = [3, 4, 5, 2, 8, 5]
     model = ScriptedModel([call("stats_median", data=data), "4.5"])
-    agent = Agent(model, tools=[stats_median, stats_variance, stats_mode, stats_mean])
+    agent = Agent(model, tools=STAT_TOOLS)
     agent.check_unfinished = False
     result = await agent.run(STATS)
     assert result.output == "4.5" and len(model.requests) == 2
